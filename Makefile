@@ -1,0 +1,173 @@
+# Makefile of "PyTorch internals, rebuilt in literate C".  `make help` lists the targets.
+#
+# Everything is driven by the table of contents, chapters.tsv: adding a chapter
+# there (and its .nw, tests/check_chNN.c and tests/golden/chNN.out) is all the
+# Makefile needs. Everything generated goes under build/.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+TOC   := chapters.tsv
+NUMS  := $(shell awk -F'\t' 'NR > 1 { printf "%02d ", $$1 }' $(TOC))
+NW    := $(shell awk -F'\t' 'NR > 1 { print $$2 }' $(TOC))
+PAGES := $(basename $(notdir $(NW)))
+LAST  := $(lastword $(NUMS))
+
+CFLAGS   := -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -g
+SANFLAGS := -std=c11 -Wall -Wextra -Wpedantic -Werror -O1 -g \
+            -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDLIBS   := -lm
+# In backquotes, for the shell: check may not be installed when make reads this.
+CHECK_LIBS = `pkg-config --cflags --libs check`
+
+# $(call int,07) -> 7;  $(call upto,03) -> 01 02 03
+int  = $(patsubst 0%,%,$(1))
+upto = $(wordlist 1,$(call int,$(1)),$(NUMS))
+snap = build/snap/ch$(1)
+
+BINS   := $(foreach n,$(NUMS),build/bin/ch$(n))
+CHECKS := $(foreach n,$(NUMS),build/test/ch$(n)/check)
+# Every demo k <= n is also built against snapshot n: the code only grows.
+DEMOS  := $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),build/test/ch$(n)/demo$(k)))
+ASAN   := $(foreach n,$(NUMS),build/asan/ch$(n)/check build/asan/ch$(n)/ch$(n))
+HTML   := $(foreach l,en zh,$(foreach p,index chunks $(PAGES),build/book/$(l)/$(p).html))
+EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub
+BOOK   := $(HTML) $(EPUB) build/book/book.css
+
+.PHONY: all deps book check test bench golden clean help FORCE
+
+all: $(BINS) book
+
+help:
+	@echo 'make            install missing Debian packages, build every chapter binary'
+	@echo '                (build/bin/chNN) and both books (build/book/en/index.html,'
+	@echo '                build/book/zh/index.html, build/book/pytorch-internals-*.epub)'
+	@echo 'make check      build and run every test: unit tests of every snapshot,'
+	@echo '                golden outputs, tooling tests, translations, book links,'
+	@echo '                ASan+UBSan and valgrind runs; ends with "N passed, M failed"'
+	@echo 'make test       the same without the sanitizer and valgrind runs (faster)'
+	@echo 'make book       render the books only'
+	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run)'
+	@echo 'make golden     rewrite tests/golden/*.out from the binaries (read the diff!)'
+	@echo 'make clean      remove build/'
+	@echo 'CC=clang make check   the same with clang'
+
+deps:
+	@tools/deps.sh
+
+# The compiler and flags in use: rewritten only when they change, so that
+# `CC=clang make` rebuilds everything and a second `make` rebuilds nothing.
+build/.cc: FORCE
+	@mkdir -p build
+	@echo '$(CC) $(CFLAGS) | $(SANFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS) | $(SANFLAGS)' > $@
+
+# ---- snapshots, binaries, test programs ------------------------------------
+
+define snapshot_rules
+$(call snap,$(1))/.stamp: $(wordlist 1,$(call int,$(1)),$(NW)) tangle.sh $(TOC) | deps
+	./tangle.sh $(call int,$(1)) $(call snap,$(1))
+	@touch $$@
+
+$(call snap,$(1))/suites.h: $(TOC)
+	@mkdir -p $$(@D)
+	@echo '#define SUITES $(foreach k,$(call upto,$(1)),SUITE(ch$(k)))' > $$@
+
+build/bin/ch$(1): $(call snap,$(1))/.stamp build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call snap,$(1))/src/*.c \
+	    $(call snap,$(1))/demo/ch$(1).c $$(LDLIBS) -o $$@
+
+build/test/ch$(1)/check: $(call snap,$(1))/.stamp $(call snap,$(1))/suites.h tests/check_main.c \
+        $(foreach k,$(call upto,$(1)),tests/check_ch$(k).c) build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1)) -I$(call snap,$(1))/src tests/check_main.c \
+	    $(foreach k,$(call upto,$(1)),tests/check_ch$(k).c) $(call snap,$(1))/src/*.c \
+	    $(CHECK_LIBS) $$(LDLIBS) -o $$@
+
+build/asan/ch$(1)/check: $(call snap,$(1))/.stamp $(call snap,$(1))/suites.h tests/check_main.c \
+        $(foreach k,$(call upto,$(1)),tests/check_ch$(k).c) build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$(SANFLAGS) -I$(call snap,$(1)) -I$(call snap,$(1))/src tests/check_main.c \
+	    $(foreach k,$(call upto,$(1)),tests/check_ch$(k).c) $(call snap,$(1))/src/*.c \
+	    $(CHECK_LIBS) $$(LDLIBS) -o $$@
+
+build/asan/ch$(1)/ch$(1): $(call snap,$(1))/.stamp build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$(SANFLAGS) -I$(call snap,$(1))/src $(call snap,$(1))/src/*.c \
+	    $(call snap,$(1))/demo/ch$(1).c $$(LDLIBS) -o $$@
+endef
+
+# demo k built against snapshot n
+define demo_rule
+build/test/ch$(1)/demo$(2): $(call snap,$(1))/.stamp build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call snap,$(1))/src/*.c \
+	    $(call snap,$(1))/demo/ch$(2).c $$(LDLIBS) -o $$@
+endef
+
+$(foreach n,$(NUMS),$(eval $(call snapshot_rules,$(n))))
+$(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),$(eval $(call demo_rule,$(n),$(k)))))
+
+# ---- the book -----------------------------------------------------------------
+
+PANDOC_COMMON := -f markdown+east_asian_line_breaks --mathml --data-dir=book \
+                 --lua-filter book/lang.lua
+
+build/book/md/.stamp: $(NW) $(TOC) book/weave.py | deps
+	@mkdir -p $(@D)
+	/usr/lib/noweb/markup $(NW) | python3 book/weave.py --toc $(TOC) --outdir $(@D)
+	@touch $@
+
+build/book/en/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml
+	@mkdir -p $(@D)
+	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
+	    --css ../book.css -M lang=en -o $@
+
+build/book/zh/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml
+	@mkdir -p $(@D)
+	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
+	    --css ../book.css -M lang=zh -o $@
+
+build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css
+	pandoc $(foreach p,$(PAGES),build/book/md/$(p).md) build/book/md/chunks.md \
+	    $(PANDOC_COMMON) -t epub3 --css book/book.css -M lang=$* \
+	    --epub-chapter-level=1 --toc --toc-depth=2 -o $@
+
+build/book/book.css: book/book.css
+	@mkdir -p $(@D)
+	cp $< $@
+
+book: $(BOOK)
+
+# ---- tests ----------------------------------------------------------------------
+
+TEST_ARTIFACTS := $(BINS) $(CHECKS) $(DEMOS) $(BOOK)
+
+test: $(TEST_ARTIFACTS)
+	@tests/run.sh --no-memcheck $(NUMS)
+
+check: $(TEST_ARTIFACTS) $(ASAN)
+	@tests/run.sh $(NUMS)
+
+golden: $(BINS)
+	@for n in $(NUMS); do \
+	    build/bin/ch$$n | tests/normalize.sh > tests/golden/ch$$n.out; \
+	    echo "wrote tests/golden/ch$$n.out"; done
+
+# ---- benchmarks -----------------------------------------------------------------
+
+BENCH_SRC := $(sort $(wildcard tests/bench_ch*.c))
+
+build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) build/.cc
+	@mkdir -p $(@D)
+	@echo '#define BENCHES $(foreach f,$(BENCH_SRC),BENCH($(basename $(notdir $(f)))))' \
+	    > $(@D)/benches.h
+	$(CC) $(CFLAGS) -O3 -march=native -I$(@D) -I$(call snap,$(LAST))/src tests/bench_main.c \
+	    $(BENCH_SRC) $(call snap,$(LAST))/src/*.c $(LDLIBS) -o $@
+
+bench: build/bench/bench
+	build/bench/bench
+
+clean:
+	rm -rf build

@@ -1,0 +1,666 @@
+#line 420 "chapters/01-storage.nw"
+/* tensor.c: the tensor header, constructors, elements. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "tensor.h"
+
+#line 666 "chapters/01-storage.nw"
+/* Does a * b (both >= 0) stay <= max? */
+static bool mul_fits(int64_t a, int64_t b, int64_t max)
+{
+    return a == 0 || b <= max / a;
+}
+#line 686 "chapters/01-storage.nw"
+/* PyTorch's c10::overflows: can dtype hold value? */
+static bool value_fits(double value, tc_dtype dtype)
+{
+    switch (dtype) {
+    case TC_FLOAT64:
+        return true;
+    case TC_FLOAT32:
+        return isinf(value) || isnan(value) || fabs(value) <= FLT_MAX;
+    case TC_INT64:
+        /* -2^63 is representable; 2^63 is the first value that is not. */
+        return value >= -0x1p63 && value < 0x1p63;
+    }
+    return false;
+}
+
+static const char *c_type_name(tc_dtype dtype)
+{
+    return dtype == TC_FLOAT32 ? "float" : dtype == TC_FLOAT64 ? "double" : "int64_t";
+}
+
+static bool check_value_fits(double value, tc_dtype dtype)
+{
+    if (value_fits(value, dtype))
+        return true;
+    tc_fail("value cannot be converted to type %s without overflow",
+            c_type_name(dtype));
+    return false;
+}
+#line 852 "chapters/01-storage.nw"
+/* A double as C++'s ostream prints it in PyTorch's messages: 6 significant
+   digits, "nan" whatever the sign of the NaN. */
+static const char *format_double(char buf[32], double value)
+{
+    if (isnan(value))
+        return "nan";
+    snprintf(buf, 32, "%g", value);
+    return buf;
+}
+
+/* The length of arange(start, end, step), or -1 after recording PyTorch's
+   message. */
+static int64_t arange_length(double start, double end, double step)
+{
+    char a[32], b[32];
+    double length;
+
+    if (step == 0) {
+        tc_fail("step must be nonzero");
+        return -1;
+    }
+    if (!isfinite(start) || !isfinite(end)) {
+        tc_fail("unsupported range: %s -> %s", format_double(a, start),
+                format_double(b, end));
+        return -1;
+    }
+    if ((step > 0 && end < start) || (step < 0 && end > start)) {
+        tc_fail("upper bound and larger bound inconsistent with step sign");
+        return -1;
+    }
+    length = ceil((end - start) / step);
+    if (!(length >= 0 && length < 0x1p63)) {
+        tc_fail("invalid size, possible overflow?");
+        return -1;
+    }
+    return (int64_t)length;
+}
+#line 994 "chapters/01-storage.nw"
+/* Does dimension a sort before dimension b (smaller stride, size >= 2)? */
+static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
+{
+    if (t->sizes[a] < 2)
+        return false;
+    if (t->sizes[b] < 2)
+        return true;
+    return t->strides[a] < t->strides[b];
+}
+#line 1110 "chapters/01-storage.nw"
+/* The storage position of index in t, or -1 after recording an
+   IndexError. */
+static int64_t checked_position(const tc_tensor *t, const int64_t *index)
+{
+    int64_t position = t->storage_offset;
+
+    for (int64_t d = 0; d < t->dim; d++) {
+        int64_t i = index[d];
+        if (i < -t->sizes[d] || i >= t->sizes[d]) {
+            tc_fail("index %lld is out of bounds for dimension %lld with size %lld",
+                    (long long)i, (long long)d, (long long)t->sizes[d]);
+            return -1;
+        }
+        if (i < 0)
+            i += t->sizes[d];
+        position += i * t->strides[d];
+    }
+    return position;
+}
+#line 1261 "chapters/01-storage.nw"
+/* PyTorch's infer_size: check shape against numel and fill in a -1. */
+static bool infer_size(tc_shape *shape, int64_t numel)
+{
+    char text[TC_SIZES_STRLEN];
+    int64_t product = 1, inferred = -1;
+    bool overflow = false;
+
+    if (shape->dim < 0 || shape->dim > TC_MAX_DIMS) {
+        tc_fail("tc: a tensor has at most %d dimensions, got %lld",
+                TC_MAX_DIMS, (long long)shape->dim);
+        return false;
+    }
+    for (int64_t d = 0; d < shape->dim; d++) {
+        int64_t size = shape->sizes[d];
+        if (size == -1) {
+            if (inferred >= 0) {
+                tc_fail("only one dimension can be inferred");
+                return false;
+            }
+            inferred = d;
+        } else if (size >= 0) {
+            overflow = overflow || !mul_fits(product, size, INT64_MAX);
+            if (!overflow)
+                product *= size;
+        } else {
+            tc_fail("invalid shape dimension %lld", (long long)size);
+            return false;
+        }
+    }
+    if (!overflow && (numel == product ||
+                      (inferred >= 0 && product > 0 && numel % product == 0))) {
+        if (inferred >= 0) {
+            if (product == 0) {
+                tc_fail("cannot reshape tensor of 0 elements into shape %s because "
+                        "the unspecified dimension size -1 can be any value and is "
+                        "ambiguous", tc_format_sizes(text, shape->dim, shape->sizes));
+                return false;
+            }
+            shape->sizes[inferred] = numel / product;
+        }
+        return true;
+    }
+    tc_fail("shape '%s' is invalid for input of size %lld",
+            tc_format_sizes(text, shape->dim, shape->sizes), (long long)numel);
+    return false;
+}
+#line 1323 "chapters/01-storage.nw"
+/* Strides with which shape walks self's elements in row-major order;
+   false if there are none. */
+static bool view_strides(const tc_tensor *self, const tc_shape *shape,
+                         int64_t *strides)
+{
+    
+#line 1334 "chapters/01-storage.nw"
+if (tc_is_contiguous(self)) {
+    tc_contiguous_strides(shape->dim, shape->sizes, strides);
+    return true;
+}
+#line 1329 "chapters/01-storage.nw"
+    return false;
+}
+#line 1372 "chapters/01-storage.nw"
+/* self + other into a new contiguous tensor of dtype `result`. */
+static tc_tensor *add_scalar(const tc_tensor *self, double other_double,
+                             int64_t other_int64, tc_dtype result)
+{
+    tc_tensor *out = tc_empty(tc_shape_of(self), result);
+    int64_t n;
+
+    if (out == NULL)
+        return NULL;
+    n = tc_numel(out);
+    
+#line 1417 "chapters/01-storage.nw"
+if (n > 0 && tc_is_contiguous(self) && self->dtype == result) {
+    memcpy(out->storage->data, tc_data_ptr(self), (size_t)n * tc_itemsize(result));
+} else if (n > 0) {
+    int64_t index[TC_MAX_DIMS] = { 0 };
+    int64_t i = 0;
+    do {
+        int64_t from = tc_position(self, index);
+        if (result == TC_INT64)
+            tc_store_int64(out, i++, tc_load_int64(self, from));
+        else
+            tc_store(out, i++, tc_load(self, from));
+    } while (tc_next_index(self->dim, self->sizes, index));
+}
+#line 1383 "chapters/01-storage.nw"
+    switch (result) {
+    case TC_INT64: {
+        int64_t *o = out->storage->data;
+        for (int64_t i = 0; i < n; i++)
+            o[i] = (int64_t)((uint64_t)o[i] + (uint64_t)other_int64);
+        break;
+    }
+    case TC_FLOAT32: {
+        float *o = out->storage->data, s = (float)other_double;
+        for (int64_t i = 0; i < n; i++)
+            o[i] += s;
+        break;
+    }
+    case TC_FLOAT64: {
+        double *o = out->storage->data;
+        for (int64_t i = 0; i < n; i++)
+            o[i] += other_double;
+        break;
+    }
+    }
+    return out;
+}
+#line 434 "chapters/01-storage.nw"
+size_t tc_itemsize(tc_dtype dtype)
+{
+    return dtype == TC_FLOAT32 ? sizeof(float)
+         : dtype == TC_FLOAT64 ? sizeof(double)
+         : sizeof(int64_t);
+}
+
+const char *tc_dtype_name(tc_dtype dtype)
+{
+    return dtype == TC_FLOAT32 ? "torch.float32"
+         : dtype == TC_FLOAT64 ? "torch.float64"
+         : "torch.int64";
+}
+
+int64_t tc_numel(const tc_tensor *t)
+{
+    int64_t n = 1;
+
+    for (int64_t d = 0; d < t->dim; d++)
+        n *= t->sizes[d];
+    return n;
+}
+
+void tc_contiguous_strides(int64_t dim, const int64_t *sizes, int64_t *strides)
+{
+    int64_t stride = 1;
+
+    for (int64_t d = dim - 1; d >= 0; d--) {
+        strides[d] = stride;
+        stride *= sizes[d] > 1 ? sizes[d] : 1;
+    }
+}
+
+void *tc_data_ptr(const tc_tensor *t)
+{
+    if (t->storage->data == NULL)
+        return NULL;
+    return (char *)t->storage->data + t->storage_offset * (int64_t)tc_itemsize(t->dtype);
+}
+
+tc_shape tc_shape_of(const tc_tensor *t)
+{
+    tc_shape shape = { .dim = t->dim };
+
+    memcpy(shape.sizes, t->sizes, (size_t)t->dim * sizeof t->sizes[0]);
+    return shape;
+}
+#line 500 "chapters/01-storage.nw"
+bool tc_is_contiguous(const tc_tensor *t)
+{
+    int64_t expected = 1;
+
+    if (tc_numel(t) == 0)
+        return true;
+    for (int64_t d = t->dim - 1; d >= 0; d--) {
+        if (t->sizes[d] == 1)
+            continue;
+        if (t->strides[d] != expected)
+            return false;
+        expected *= t->sizes[d];
+    }
+    return true;
+}
+#line 537 "chapters/01-storage.nw"
+tc_tensor *tc_tensor_over(tc_storage *storage, tc_dtype dtype, int64_t dim,
+                          const int64_t *sizes, const int64_t *strides,
+                          int64_t storage_offset)
+{
+    tc_tensor *t;
+
+    if (tc_failed(storage))
+        return NULL;
+    if (dim < 0 || dim > TC_MAX_DIMS)
+        return tc_fail("tc: a tensor has at most %d dimensions, got %lld",
+                       TC_MAX_DIMS, (long long)dim);
+    t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return tc_fail("DefaultCPUAllocator: can't allocate memory: you tried to "
+                       "allocate %zu bytes. Error code 12 (Cannot allocate memory)",
+                       sizeof *t);
+    t->refcount = 1;
+    t->storage = tc_storage_retain(storage);
+    t->storage_offset = storage_offset;
+    t->dim = dim;
+    for (int64_t d = 0; d < dim; d++) {
+        t->sizes[d] = sizes[d];
+        t->strides[d] = strides[d];
+    }
+    t->dtype = dtype;
+    return t;
+}
+
+tc_tensor *tc_retain(tc_tensor *t)
+{
+    if (t != NULL)
+        t->refcount++;
+    return t;
+}
+
+void tc_release(tc_tensor *t)
+{
+    if (t == NULL || --t->refcount > 0)
+        return;
+    
+#line 582 "chapters/01-storage.nw"
+tc_storage_release(t->storage);
+#line 577 "chapters/01-storage.nw"
+    free(t);
+}
+#line 612 "chapters/01-storage.nw"
+tc_tensor *tc_empty(tc_shape shape, tc_dtype dtype)
+{
+    int64_t strides[TC_MAX_DIMS];
+    int64_t numel;
+    tc_storage *storage;
+    tc_tensor *t;
+
+    
+#line 630 "chapters/01-storage.nw"
+char text[TC_SIZES_STRLEN];
+
+if (shape.dim < 0 || shape.dim > TC_MAX_DIMS)
+    return tc_fail("tc: a tensor has at most %d dimensions, got %lld",
+                   TC_MAX_DIMS, (long long)shape.dim);
+for (int64_t d = 0; d < shape.dim; d++)
+    if (shape.sizes[d] < 0)
+        return tc_fail("Trying to create tensor with negative dimension %lld: %s",
+                       (long long)shape.sizes[d],
+                       tc_format_sizes(text, shape.dim, shape.sizes));
+#line 620 "chapters/01-storage.nw"
+    
+#line 653 "chapters/01-storage.nw"
+numel = 1;
+for (int64_t d = 0; d < shape.dim; d++) {
+    if (!mul_fits(numel, shape.sizes[d], INT64_MAX))
+        return tc_fail("Storage size calculation overflowed with sizes=%s",
+                       tc_format_sizes(text, shape.dim, shape.sizes));
+    numel *= shape.sizes[d];
+}
+if (!mul_fits(numel, (int64_t)tc_itemsize(dtype), INT64_MAX))
+    return tc_fail("Storage size calculation overflowed with sizes=%s",
+                   tc_format_sizes(text, shape.dim, shape.sizes));
+#line 621 "chapters/01-storage.nw"
+    storage = tc_storage_new((size_t)numel * tc_itemsize(dtype));
+    tc_contiguous_strides(shape.dim, shape.sizes, strides);
+    t = tc_tensor_over(storage, dtype, shape.dim, shape.sizes, strides, 0);
+    tc_storage_release(storage);    /* the tensor holds the only reference */
+    return t;
+}
+#line 737 "chapters/01-storage.nw"
+double tc_load(const tc_tensor *t, int64_t position)
+{
+    switch (t->dtype) {
+    case TC_FLOAT32: return ((const float *)t->storage->data)[position];
+    case TC_FLOAT64: return ((const double *)t->storage->data)[position];
+    case TC_INT64:   return (double)((const int64_t *)t->storage->data)[position];
+    }
+    return 0;
+}
+
+int64_t tc_load_int64(const tc_tensor *t, int64_t position)
+{
+    if (t->dtype == TC_INT64)
+        return ((const int64_t *)t->storage->data)[position];
+    return (int64_t)tc_load(t, position);
+}
+
+void tc_store(tc_tensor *t, int64_t position, double value)
+{
+    switch (t->dtype) {
+    case TC_FLOAT32: ((float *)t->storage->data)[position] = (float)value; break;
+    case TC_FLOAT64: ((double *)t->storage->data)[position] = value; break;
+    case TC_INT64:   ((int64_t *)t->storage->data)[position] = (int64_t)value; break;
+    }
+}
+
+void tc_store_int64(tc_tensor *t, int64_t position, int64_t value)
+{
+    if (t->dtype == TC_INT64)
+        ((int64_t *)t->storage->data)[position] = value;
+    else
+        tc_store(t, position, (double)value);
+}
+#line 773 "chapters/01-storage.nw"
+tc_tensor *tc_full(tc_shape shape, double value, tc_dtype dtype)
+{
+    tc_tensor *t;
+    int64_t numel;
+
+    if (!check_value_fits(value, dtype))
+        return NULL;
+    t = tc_empty(shape, dtype);
+    if (t == NULL)
+        return NULL;
+    numel = tc_numel(t);
+    for (int64_t i = 0; i < numel; i++)
+        tc_store(t, i, value);
+    return t;
+}
+
+tc_tensor *tc_zeros(tc_shape shape, tc_dtype dtype) { return tc_full(shape, 0, dtype); }
+tc_tensor *tc_ones(tc_shape shape, tc_dtype dtype) { return tc_full(shape, 1, dtype); }
+
+tc_tensor *tc_from_data(tc_shape shape, tc_dtype dtype, const void *data)
+{
+    tc_tensor *t = tc_empty(shape, dtype);
+
+    if (t == NULL)
+        return NULL;
+    if (t->storage->nbytes > 0) {
+        if (data == NULL) {
+            tc_release(t);
+            return tc_fail("tc_from_data: data is NULL");
+        }
+        memcpy(t->storage->data, data, t->storage->nbytes);
+    }
+    return t;
+}
+#line 892 "chapters/01-storage.nw"
+tc_tensor *tc_arange_int64(int64_t start, int64_t end, int64_t step)
+{
+    int64_t n = arange_length((double)start, (double)end, (double)step);
+    tc_tensor *t;
+
+    if (n < 0)
+        return NULL;
+    t = tc_empty(TC_SHAPE(n), TC_INT64);
+    if (t != NULL) {
+        int64_t *data = t->storage->data;
+        for (int64_t i = 0; i < n; i++)
+            data[i] = start + i * step;
+    }
+    return t;
+}
+
+tc_tensor *tc_arange_double(double start, double end, double step)
+{
+    int64_t n = arange_length(start, end, step);
+    tc_tensor *t;
+
+    if (n < 0)
+        return NULL;
+    t = tc_empty(TC_SHAPE(n), TC_FLOAT32);
+    if (t != NULL) {
+        float *data = t->storage->data;
+        for (int64_t i = 0; i < n; i++)
+            data[i] = (float)(start + (double)i * step);
+    }
+    return t;
+}
+#line 953 "chapters/01-storage.nw"
+bool tc_is_non_overlapping_and_dense(const tc_tensor *t)
+{
+    int64_t perm[TC_MAX_DIMS];
+    int64_t required = 1;
+
+    if (t->dim == 1)
+        return t->sizes[0] < 2 || t->strides[0] == 1;
+    
+#line 983 "chapters/01-storage.nw"
+for (int64_t i = 0; i < t->dim; i++) {
+    int64_t d = i, j = i;
+    while (j > 0 && stride_before(t, d, perm[j - 1])) {
+        perm[j] = perm[j - 1];
+        j--;
+    }
+    perm[j] = d;
+}
+#line 961 "chapters/01-storage.nw"
+    for (int64_t i = 0; i < t->dim; i++) {
+        int64_t d = perm[i];
+        if (t->sizes[d] < 2)
+            return true;
+        if (t->strides[d] != required)
+            return false;
+        required *= t->sizes[d];
+    }
+    return true;
+}
+#line 1015 "chapters/01-storage.nw"
+int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *strides)
+{
+    int64_t extent = 1;
+
+    for (int64_t d = 0; d < dim; d++) {
+        if (sizes[d] == 0)
+            return 0;
+        extent += (sizes[d] - 1) * strides[d];
+    }
+    return extent;
+}
+
+tc_tensor *tc_empty_like(const tc_tensor *t)
+{
+    tc_storage *storage;
+    tc_tensor *result;
+
+    if (tc_failed(t))
+        return NULL;
+    if (!tc_is_non_overlapping_and_dense(t))
+        return tc_empty(tc_shape_of(t), t->dtype);
+    storage = tc_storage_new((size_t)tc_storage_extent(t->dim, t->sizes, t->strides) *
+                             tc_itemsize(t->dtype));
+    result = tc_tensor_over(storage, t->dtype, t->dim, t->sizes, t->strides, 0);
+    tc_storage_release(storage);
+    return result;
+}
+
+tc_tensor *tc_full_like(const tc_tensor *t, double value)
+{
+    tc_tensor *result;
+    int64_t extent;
+
+    if (tc_failed(t) || !check_value_fits(value, t->dtype))
+        return NULL;
+    result = tc_empty_like(t);
+    if (result == NULL)
+        return NULL;
+    /* A dense tensor fills its storage exactly, in some order. */
+    extent = tc_storage_extent(result->dim, result->sizes, result->strides);
+    for (int64_t i = 0; i < extent; i++)
+        tc_store(result, i, value);
+    return result;
+}
+
+tc_tensor *tc_zeros_like(const tc_tensor *t) { return tc_full_like(t, 0); }
+tc_tensor *tc_ones_like(const tc_tensor *t) { return tc_full_like(t, 1); }
+#line 1132 "chapters/01-storage.nw"
+int64_t tc_position(const tc_tensor *t, const int64_t *index)
+{
+    int64_t position = t->storage_offset;
+
+    for (int64_t d = 0; d < t->dim; d++)
+        position += index[d] * t->strides[d];
+    return position;
+}
+
+bool tc_next_index(int64_t dim, const int64_t *sizes, int64_t *index)
+{
+    for (int64_t d = dim - 1; d >= 0; d--) {
+        if (++index[d] < sizes[d])
+            return true;
+        index[d] = 0;
+    }
+    return false;
+}
+
+int tc_get(const tc_tensor *t, const int64_t *index, double *value)
+{
+    int64_t position;
+
+    if (tc_failed(t) || (position = checked_position(t, index)) < 0)
+        return -1;
+    *value = tc_load(t, position);
+    return 0;
+}
+
+int tc_get_int64(const tc_tensor *t, const int64_t *index, int64_t *value)
+{
+    int64_t position;
+
+    if (tc_failed(t) || (position = checked_position(t, index)) < 0)
+        return -1;
+    if (t->dtype != TC_INT64 && !check_value_fits(tc_load(t, position), TC_INT64))
+        return -1;
+    *value = tc_load_int64(t, position);
+    return 0;
+}
+
+int tc_set(tc_tensor *t, const int64_t *index, double value)
+{
+    int64_t position;
+
+    if (tc_failed(t) || !check_value_fits(value, t->dtype) ||
+        (position = checked_position(t, index)) < 0)
+        return -1;
+    tc_store(t, position, value);
+    return 0;
+}
+
+int tc_set_int64(tc_tensor *t, const int64_t *index, int64_t value)
+{
+    int64_t position;
+
+    if (tc_failed(t) || (position = checked_position(t, index)) < 0)
+        return -1;
+    tc_store_int64(t, position, value);
+    return 0;
+}
+
+bool tc_equal(const tc_tensor *a, const tc_tensor *b)
+{
+    int64_t index[TC_MAX_DIMS] = { 0 };
+
+    if (a == NULL || b == NULL || a->dim != b->dim)
+        return false;
+    for (int64_t d = 0; d < a->dim; d++)
+        if (a->sizes[d] != b->sizes[d])
+            return false;
+    if (tc_numel(a) == 0)
+        return true;
+    do {
+        if (a->dtype == TC_INT64 && b->dtype == TC_INT64) {
+            if (tc_load_int64(a, tc_position(a, index)) !=
+                tc_load_int64(b, tc_position(b, index)))
+                return false;
+        } else if (tc_load(a, tc_position(a, index)) != tc_load(b, tc_position(b, index))) {
+            return false;    /* NaN != NaN, as in torch.equal */
+        }
+    } while (tc_next_index(a->dim, a->sizes, index));
+    return true;
+}
+#line 1245 "chapters/01-storage.nw"
+tc_tensor *tc_view(const tc_tensor *self, tc_shape shape)
+{
+    int64_t strides[TC_MAX_DIMS];
+
+    if (tc_failed(self) || !infer_size(&shape, tc_numel(self)))
+        return NULL;
+    if (!view_strides(self, &shape, strides))
+        return tc_fail("view size is not compatible with input tensor's size and "
+                       "stride (at least one dimension spans across two contiguous "
+                       "subspaces). Use .reshape(...) instead.");
+    return tc_tensor_over(self->storage, self->dtype, shape.dim, shape.sizes,
+                          strides, self->storage_offset);
+}
+#line 1433 "chapters/01-storage.nw"
+tc_tensor *tc_add_scalar_int64(const tc_tensor *self, int64_t other)
+{
+    if (tc_failed(self))
+        return NULL;
+    return add_scalar(self, (double)other, other, self->dtype);
+}
+
+tc_tensor *tc_add_scalar_double(const tc_tensor *self, double other)
+{
+    if (tc_failed(self))
+        return NULL;
+    return add_scalar(self, other, 0,
+                      self->dtype == TC_INT64 ? TC_FLOAT32 : self->dtype);
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# run.sh [--no-memcheck] NN...: run the tests of snapshots NN... (built by
+# `make check`), one line per step, and end with the totals.
+#   unit      the Check suites of chapters 1..N, against snapshot N
+#   golden    each chapter binary k <= N, built against snapshot N, prints
+#             tests/golden/chK.out (addresses and timings normalised)
+#   asan      the unit tests and binary N built with ASan+UBSan
+#   valgrind  the unit tests and binary N under valgrind, no leaks allowed
+#   tooling   tangle.sh's and the book tooling's own tests
+#   twins     every English passage has a current Chinese twin
+#   links     every link in the rendered books resolves
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+memcheck=1
+if [ "${1:-}" = --no-memcheck ]; then memcheck=0; shift; fi
+nums=("$@")
+
+passed=0 failed=0 checks=0 checks_failed=0
+logs=build/test/logs
+mkdir -p "$logs"
+
+# step NAME COMMAND...: run COMMAND, print PASS or FAIL (with the log's tail).
+step() {
+    local name=$1 log; shift
+    log=$logs/$(echo "$name" | tr ' /' '__').log
+    if "$@" > "$log" 2>&1; then
+        printf 'PASS  %s\n' "$name"; passed=$((passed + 1))
+    else
+        printf 'FAIL  %s  (log: %s)\n' "$name" "$log"; tail -n 25 "$log" | sed 's/^/      /'
+        failed=$((failed + 1))
+    fi
+}
+
+# A Check run counts its tests into the totals; the step itself is not counted.
+unit() {
+    local name=$1 log line; shift
+    log=$logs/$(echo "$name" | tr ' /' '__').log
+    "$@" > "$log" 2>&1; local status=$?
+    line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
+    echo "$line" | sed -E 's/^/      /'
+    local n f e
+    n=$(echo "$line" | sed -nE 's/.*Checks: ([0-9]+).*/\1/p'); n=${n:-0}
+    f=$(echo "$line" | sed -nE 's/.*Failures: ([0-9]+).*/\1/p'); f=${f:-0}
+    e=$(echo "$line" | sed -nE 's/.*Errors: ([0-9]+).*/\1/p'); e=${e:-0}
+    if [ "$status" -ne 0 ] || [ -z "$line" ]; then
+        printf 'FAIL  %s  (log: %s)\n' "$name" "$log"
+        grep -E ':[EF]:' "$log" | head -n 20 | sed 's/^/      /'
+        tail -n 15 "$log" | sed 's/^/      /'
+        [ "$f" -gt 0 ] || [ "$e" -gt 0 ] || f=1
+    else
+        printf 'PASS  %s\n' "$name"
+    fi
+    checks=$((checks + n)); checks_failed=$((checks_failed + f + e))
+}
+
+golden() {  # golden BINARY K
+    diff -u "tests/golden/ch$2.out" <("$1" | tests/normalize.sh)
+}
+
+help_works() {
+    "$1" --help | grep -q '^Usage: '
+}
+
+export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+vg=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all
+    --errors-for-leak-kinds=all)
+
+for n in "${nums[@]}"; do
+    echo "== snapshot $n"
+    unit "unit ch$n" build/test/ch$n/check
+    for k in "${nums[@]}"; do
+        [ "$((10#$k))" -le "$((10#$n))" ] || continue
+        step "golden demo ch$k against snapshot $n" golden build/test/ch$n/demo$k "$k"
+    done
+    step "ch$n --help" help_works build/bin/ch$n
+    if [ $memcheck = 1 ]; then
+        unit "asan+ubsan unit ch$n" env CK_FORK=no build/asan/ch$n/check
+        step "asan+ubsan ch$n" build/asan/ch$n/ch$n
+        unit "valgrind unit ch$n" env CK_FORK=no "${vg[@]}" build/test/ch$n/check
+        step "valgrind ch$n" "${vg[@]}" build/bin/ch$n
+    fi
+done
+
+echo "== tooling and book"
+step "tangle.sh tests" tests/tooling/test_tangle.sh
+step "book tooling tests" tests/tooling/test_book.sh
+step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv)
+step "links in the HTML books" python3 book/checklinks.py build/book
+epub_links() {
+    local dir; dir=$(mktemp -d)
+    for l in en zh; do
+        mkdir -p "$dir/$l" && (cd "$dir/$l" && python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall()' \
+            "$OLDPWD/build/book/pytorch-internals-$l.epub") || return 1
+    done
+    python3 book/checklinks.py "$dir"; local s=$?
+    rm -rf "$dir"; return $s
+}
+step "links in the EPUBs" epub_links
+
+echo
+echo "unit tests (Check): $((checks - checks_failed)) passed, $checks_failed failed"
+echo "other steps: $passed passed, $failed failed"
+echo "check: $((passed + checks - checks_failed)) passed, $((failed + checks_failed)) failed"
+[ "$failed" -eq 0 ] && [ "$checks_failed" -eq 0 ]
