@@ -34,6 +34,15 @@ double bench_best(void (*run)(void *), void *arg, int runs)
     return best;
 }
 
+/* Defined here, in another translation unit, so the compiler must assume
+   that it reads *p: a benchmark's writes cannot be optimised away. */
+void *volatile bench_sink;
+
+void bench_escape(void *p)
+{
+    bench_sink = p;
+}
+
 int main(void)
 {
 #define BENCH(name) name();

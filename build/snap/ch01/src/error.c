@@ -1,4 +1,4 @@
-#line 123 "chapters/01-storage.nw"
+#line 164 "chapters/01-storage.nw"
 /* error.c: recording and reporting failures. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#line 79 "chapters/01-storage.nw"
+#line 118 "chapters/01-storage.nw"
 /* error.h: the library's one error mechanism. */
 #ifndef TC_ERROR_H
 #define TC_ERROR_H

@@ -1,4 +1,4 @@
-#line 230 "chapters/01-storage.nw"
+#line 287 "chapters/01-storage.nw"
 /* storage.c */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#line 193 "chapters/01-storage.nw"
+#line 246 "chapters/01-storage.nw"
 /* storage.h: reference-counted flat buffers that tensors share. */
 #ifndef TC_STORAGE_H
 #define TC_STORAGE_H

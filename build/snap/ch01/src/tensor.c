@@ -1,4 +1,4 @@
-#line 420 "chapters/01-storage.nw"
+#line 511 "chapters/01-storage.nw"
 /* tensor.c: the tensor header, constructors, elements. */
 #include <float.h>
 #include <math.h>
@@ -8,13 +8,13 @@
 #include "error.h"
 #include "tensor.h"
 
-#line 666 "chapters/01-storage.nw"
+#line 783 "chapters/01-storage.nw"
 /* Does a * b (both >= 0) stay <= max? */
 static bool mul_fits(int64_t a, int64_t b, int64_t max)
 {
     return a == 0 || b <= max / a;
 }
-#line 686 "chapters/01-storage.nw"
+#line 809 "chapters/01-storage.nw"
 /* PyTorch's c10::overflows: can dtype hold value? */
 static bool value_fits(double value, tc_dtype dtype)
 {
@@ -43,7 +43,32 @@ static bool check_value_fits(double value, tc_dtype dtype)
             c_type_name(dtype));
     return false;
 }
-#line 852 "chapters/01-storage.nw"
+#line 913 "chapters/01-storage.nw"
+/* Set the first n elements of t's storage to value (which fits t's dtype). */
+static void fill(tc_tensor *t, int64_t n, double value)
+{
+    switch (t->dtype) {
+    case TC_FLOAT32: {
+        float *p = t->storage->data, v = (float)value;
+        for (int64_t i = 0; i < n; i++)
+            p[i] = v;
+        break;
+    }
+    case TC_FLOAT64: {
+        double *p = t->storage->data;
+        for (int64_t i = 0; i < n; i++)
+            p[i] = value;
+        break;
+    }
+    case TC_INT64: {
+        int64_t *p = t->storage->data, v = (int64_t)value;
+        for (int64_t i = 0; i < n; i++)
+            p[i] = v;
+        break;
+    }
+    }
+}
+#line 1033 "chapters/01-storage.nw"
 /* A double as C++'s ostream prints it in PyTorch's messages: 6 significant
    digits, "nan" whatever the sign of the NaN. */
 static const char *format_double(char buf[32], double value)
@@ -81,7 +106,7 @@ static int64_t arange_length(double start, double end, double step)
     }
     return (int64_t)length;
 }
-#line 994 "chapters/01-storage.nw"
+#line 1187 "chapters/01-storage.nw"
 /* Does dimension a sort before dimension b (smaller stride, size >= 2)? */
 static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
 {
@@ -91,7 +116,7 @@ static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
         return true;
     return t->strides[a] < t->strides[b];
 }
-#line 1110 "chapters/01-storage.nw"
+#line 1318 "chapters/01-storage.nw"
 /* The storage position of index in t, or -1 after recording an
    IndexError. */
 static int64_t checked_position(const tc_tensor *t, const int64_t *index)
@@ -111,7 +136,7 @@ static int64_t checked_position(const tc_tensor *t, const int64_t *index)
     }
     return position;
 }
-#line 1261 "chapters/01-storage.nw"
+#line 1482 "chapters/01-storage.nw"
 /* PyTorch's infer_size: check shape against numel and fill in a -1. */
 static bool infer_size(tc_shape *shape, int64_t numel)
 {
@@ -158,22 +183,22 @@ static bool infer_size(tc_shape *shape, int64_t numel)
             tc_format_sizes(text, shape->dim, shape->sizes), (long long)numel);
     return false;
 }
-#line 1323 "chapters/01-storage.nw"
+#line 1550 "chapters/01-storage.nw"
 /* Strides with which shape walks self's elements in row-major order;
    false if there are none. */
 static bool view_strides(const tc_tensor *self, const tc_shape *shape,
                          int64_t *strides)
 {
     
-#line 1334 "chapters/01-storage.nw"
+#line 1561 "chapters/01-storage.nw"
 if (tc_is_contiguous(self)) {
     tc_contiguous_strides(shape->dim, shape->sizes, strides);
     return true;
 }
-#line 1329 "chapters/01-storage.nw"
+#line 1556 "chapters/01-storage.nw"
     return false;
 }
-#line 1372 "chapters/01-storage.nw"
+#line 1610 "chapters/01-storage.nw"
 /* self + other into a new contiguous tensor of dtype `result`. */
 static tc_tensor *add_scalar(const tc_tensor *self, double other_double,
                              int64_t other_int64, tc_dtype result)
@@ -185,7 +210,7 @@ static tc_tensor *add_scalar(const tc_tensor *self, double other_double,
         return NULL;
     n = tc_numel(out);
     
-#line 1417 "chapters/01-storage.nw"
+#line 1658 "chapters/01-storage.nw"
 if (n > 0 && tc_is_contiguous(self) && self->dtype == result) {
     memcpy(out->storage->data, tc_data_ptr(self), (size_t)n * tc_itemsize(result));
 } else if (n > 0) {
@@ -199,7 +224,7 @@ if (n > 0 && tc_is_contiguous(self) && self->dtype == result) {
             tc_store(out, i++, tc_load(self, from));
     } while (tc_next_index(self->dim, self->sizes, index));
 }
-#line 1383 "chapters/01-storage.nw"
+#line 1621 "chapters/01-storage.nw"
     switch (result) {
     case TC_INT64: {
         int64_t *o = out->storage->data;
@@ -222,7 +247,7 @@ if (n > 0 && tc_is_contiguous(self) && self->dtype == result) {
     }
     return out;
 }
-#line 434 "chapters/01-storage.nw"
+#line 525 "chapters/01-storage.nw"
 size_t tc_itemsize(tc_dtype dtype)
 {
     return dtype == TC_FLOAT32 ? sizeof(float)
@@ -270,7 +295,7 @@ tc_shape tc_shape_of(const tc_tensor *t)
     memcpy(shape.sizes, t->sizes, (size_t)t->dim * sizeof t->sizes[0]);
     return shape;
 }
-#line 500 "chapters/01-storage.nw"
+#line 600 "chapters/01-storage.nw"
 bool tc_is_contiguous(const tc_tensor *t)
 {
     int64_t expected = 1;
@@ -286,7 +311,7 @@ bool tc_is_contiguous(const tc_tensor *t)
     }
     return true;
 }
-#line 537 "chapters/01-storage.nw"
+#line 641 "chapters/01-storage.nw"
 tc_tensor *tc_tensor_over(tc_storage *storage, tc_dtype dtype, int64_t dim,
                           const int64_t *sizes, const int64_t *strides,
                           int64_t storage_offset)
@@ -327,12 +352,12 @@ void tc_release(tc_tensor *t)
     if (t == NULL || --t->refcount > 0)
         return;
     
-#line 582 "chapters/01-storage.nw"
+#line 686 "chapters/01-storage.nw"
 tc_storage_release(t->storage);
-#line 577 "chapters/01-storage.nw"
+#line 681 "chapters/01-storage.nw"
     free(t);
 }
-#line 612 "chapters/01-storage.nw"
+#line 726 "chapters/01-storage.nw"
 tc_tensor *tc_empty(tc_shape shape, tc_dtype dtype)
 {
     int64_t strides[TC_MAX_DIMS];
@@ -341,7 +366,7 @@ tc_tensor *tc_empty(tc_shape shape, tc_dtype dtype)
     tc_tensor *t;
 
     
-#line 630 "chapters/01-storage.nw"
+#line 744 "chapters/01-storage.nw"
 char text[TC_SIZES_STRLEN];
 
 if (shape.dim < 0 || shape.dim > TC_MAX_DIMS)
@@ -352,9 +377,9 @@ for (int64_t d = 0; d < shape.dim; d++)
         return tc_fail("Trying to create tensor with negative dimension %lld: %s",
                        (long long)shape.sizes[d],
                        tc_format_sizes(text, shape.dim, shape.sizes));
-#line 620 "chapters/01-storage.nw"
+#line 734 "chapters/01-storage.nw"
     
-#line 653 "chapters/01-storage.nw"
+#line 770 "chapters/01-storage.nw"
 numel = 1;
 for (int64_t d = 0; d < shape.dim; d++) {
     if (!mul_fits(numel, shape.sizes[d], INT64_MAX))
@@ -365,14 +390,14 @@ for (int64_t d = 0; d < shape.dim; d++) {
 if (!mul_fits(numel, (int64_t)tc_itemsize(dtype), INT64_MAX))
     return tc_fail("Storage size calculation overflowed with sizes=%s",
                    tc_format_sizes(text, shape.dim, shape.sizes));
-#line 621 "chapters/01-storage.nw"
+#line 735 "chapters/01-storage.nw"
     storage = tc_storage_new((size_t)numel * tc_itemsize(dtype));
     tc_contiguous_strides(shape.dim, shape.sizes, strides);
     t = tc_tensor_over(storage, dtype, shape.dim, shape.sizes, strides, 0);
     tc_storage_release(storage);    /* the tensor holds the only reference */
     return t;
 }
-#line 737 "chapters/01-storage.nw"
+#line 863 "chapters/01-storage.nw"
 double tc_load(const tc_tensor *t, int64_t position)
 {
     switch (t->dtype) {
@@ -406,20 +431,16 @@ void tc_store_int64(tc_tensor *t, int64_t position, int64_t value)
     else
         tc_store(t, position, (double)value);
 }
-#line 773 "chapters/01-storage.nw"
+#line 940 "chapters/01-storage.nw"
 tc_tensor *tc_full(tc_shape shape, double value, tc_dtype dtype)
 {
     tc_tensor *t;
-    int64_t numel;
 
     if (!check_value_fits(value, dtype))
         return NULL;
     t = tc_empty(shape, dtype);
-    if (t == NULL)
-        return NULL;
-    numel = tc_numel(t);
-    for (int64_t i = 0; i < numel; i++)
-        tc_store(t, i, value);
+    if (t != NULL)
+        fill(t, tc_numel(t), value);
     return t;
 }
 
@@ -441,7 +462,7 @@ tc_tensor *tc_from_data(tc_shape shape, tc_dtype dtype, const void *data)
     }
     return t;
 }
-#line 892 "chapters/01-storage.nw"
+#line 1073 "chapters/01-storage.nw"
 tc_tensor *tc_arange_int64(int64_t start, int64_t end, int64_t step)
 {
     int64_t n = arange_length((double)start, (double)end, (double)step);
@@ -473,7 +494,7 @@ tc_tensor *tc_arange_double(double start, double end, double step)
     }
     return t;
 }
-#line 953 "chapters/01-storage.nw"
+#line 1144 "chapters/01-storage.nw"
 bool tc_is_non_overlapping_and_dense(const tc_tensor *t)
 {
     int64_t perm[TC_MAX_DIMS];
@@ -482,7 +503,7 @@ bool tc_is_non_overlapping_and_dense(const tc_tensor *t)
     if (t->dim == 1)
         return t->sizes[0] < 2 || t->strides[0] == 1;
     
-#line 983 "chapters/01-storage.nw"
+#line 1176 "chapters/01-storage.nw"
 for (int64_t i = 0; i < t->dim; i++) {
     int64_t d = i, j = i;
     while (j > 0 && stride_before(t, d, perm[j - 1])) {
@@ -491,7 +512,7 @@ for (int64_t i = 0; i < t->dim; i++) {
     }
     perm[j] = d;
 }
-#line 961 "chapters/01-storage.nw"
+#line 1152 "chapters/01-storage.nw"
     for (int64_t i = 0; i < t->dim; i++) {
         int64_t d = perm[i];
         if (t->sizes[d] < 2)
@@ -502,7 +523,7 @@ for (int64_t i = 0; i < t->dim; i++) {
     }
     return true;
 }
-#line 1015 "chapters/01-storage.nw"
+#line 1211 "chapters/01-storage.nw"
 int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *strides)
 {
     int64_t extent = 1;
@@ -543,14 +564,13 @@ tc_tensor *tc_full_like(const tc_tensor *t, double value)
         return NULL;
     /* A dense tensor fills its storage exactly, in some order. */
     extent = tc_storage_extent(result->dim, result->sizes, result->strides);
-    for (int64_t i = 0; i < extent; i++)
-        tc_store(result, i, value);
+    fill(result, extent, value);
     return result;
 }
 
 tc_tensor *tc_zeros_like(const tc_tensor *t) { return tc_full_like(t, 0); }
 tc_tensor *tc_ones_like(const tc_tensor *t) { return tc_full_like(t, 1); }
-#line 1132 "chapters/01-storage.nw"
+#line 1340 "chapters/01-storage.nw"
 int64_t tc_position(const tc_tensor *t, const int64_t *index)
 {
     int64_t position = t->storage_offset;
@@ -635,7 +655,7 @@ bool tc_equal(const tc_tensor *a, const tc_tensor *b)
     } while (tc_next_index(a->dim, a->sizes, index));
     return true;
 }
-#line 1245 "chapters/01-storage.nw"
+#line 1466 "chapters/01-storage.nw"
 tc_tensor *tc_view(const tc_tensor *self, tc_shape shape)
 {
     int64_t strides[TC_MAX_DIMS];
@@ -649,7 +669,7 @@ tc_tensor *tc_view(const tc_tensor *self, tc_shape shape)
     return tc_tensor_over(self->storage, self->dtype, shape.dim, shape.sizes,
                           strides, self->storage_offset);
 }
-#line 1433 "chapters/01-storage.nw"
+#line 1674 "chapters/01-storage.nw"
 tc_tensor *tc_add_scalar_int64(const tc_tensor *self, int64_t other)
 {
     if (tc_failed(self))
