@@ -106,7 +106,7 @@ static int64_t arange_length(double start, double end, double step)
     }
     return (int64_t)length;
 }
-#line 1187 "chapters/01-storage.nw"
+#line 1195 "chapters/01-storage.nw"
 /* Does dimension a sort before dimension b (smaller stride, size >= 2)? */
 static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
 {
@@ -116,7 +116,19 @@ static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
         return true;
     return t->strides[a] < t->strides[b];
 }
-#line 1318 "chapters/01-storage.nw"
+#line 1222 "chapters/01-storage.nw"
+/* Compare dimensions a and b of a layout: > 0 if b belongs nearer the
+   inside, < 0 if a does, 0 if the strides have no opinion. */
+static int stride_order(const int64_t *sizes, const int64_t *strides, int64_t a,
+                        int64_t b)
+{
+    if (strides[a] == 0 || strides[b] == 0)
+        return 0;
+    if (strides[a] != strides[b])
+        return strides[a] < strides[b] ? -1 : 1;
+    return sizes[a] > sizes[b] ? 1 : 0;
+}
+#line 1389 "chapters/01-storage.nw"
 /* The storage position of index in t, or -1 after recording an
    IndexError. */
 static int64_t checked_position(const tc_tensor *t, const int64_t *index)
@@ -136,7 +148,7 @@ static int64_t checked_position(const tc_tensor *t, const int64_t *index)
     }
     return position;
 }
-#line 1482 "chapters/01-storage.nw"
+#line 1556 "chapters/01-storage.nw"
 /* PyTorch's infer_size: check shape against numel and fill in a -1. */
 static bool infer_size(tc_shape *shape, int64_t numel)
 {
@@ -183,22 +195,16 @@ static bool infer_size(tc_shape *shape, int64_t numel)
             tc_format_sizes(text, shape->dim, shape->sizes), (long long)numel);
     return false;
 }
-#line 1550 "chapters/01-storage.nw"
-/* Strides with which shape walks self's elements in row-major order;
-   false if there are none. */
-static bool view_strides(const tc_tensor *self, const tc_shape *shape,
-                         int64_t *strides)
+#line 1642 "chapters/01-storage.nw"
+/* Are t's strides exactly those tc_contiguous_strides gives its sizes? */
+static bool has_contiguous_strides(const tc_tensor *t)
 {
-    
-#line 1561 "chapters/01-storage.nw"
-if (tc_is_contiguous(self)) {
-    tc_contiguous_strides(shape->dim, shape->sizes, strides);
-    return true;
+    int64_t strides[TC_MAX_DIMS];
+
+    tc_contiguous_strides(t->dim, t->sizes, strides);
+    return memcmp(strides, t->strides, (size_t)t->dim * sizeof strides[0]) == 0;
 }
-#line 1556 "chapters/01-storage.nw"
-    return false;
-}
-#line 1610 "chapters/01-storage.nw"
+#line 1695 "chapters/01-storage.nw"
 /* self + other into a new contiguous tensor of dtype `result`. */
 static tc_tensor *add_scalar(const tc_tensor *self, double other_double,
                              int64_t other_int64, tc_dtype result)
@@ -210,7 +216,7 @@ static tc_tensor *add_scalar(const tc_tensor *self, double other_double,
         return NULL;
     n = tc_numel(out);
     
-#line 1658 "chapters/01-storage.nw"
+#line 1743 "chapters/01-storage.nw"
 if (n > 0 && tc_is_contiguous(self) && self->dtype == result) {
     memcpy(out->storage->data, tc_data_ptr(self), (size_t)n * tc_itemsize(result));
 } else if (n > 0) {
@@ -224,7 +230,7 @@ if (n > 0 && tc_is_contiguous(self) && self->dtype == result) {
             tc_store(out, i++, tc_load(self, from));
     } while (tc_next_index(self->dim, self->sizes, index));
 }
-#line 1621 "chapters/01-storage.nw"
+#line 1706 "chapters/01-storage.nw"
     switch (result) {
     case TC_INT64: {
         int64_t *o = out->storage->data;
@@ -494,7 +500,7 @@ tc_tensor *tc_arange_double(double start, double end, double step)
     }
     return t;
 }
-#line 1144 "chapters/01-storage.nw"
+#line 1152 "chapters/01-storage.nw"
 bool tc_is_non_overlapping_and_dense(const tc_tensor *t)
 {
     int64_t perm[TC_MAX_DIMS];
@@ -503,7 +509,7 @@ bool tc_is_non_overlapping_and_dense(const tc_tensor *t)
     if (t->dim == 1)
         return t->sizes[0] < 2 || t->strides[0] == 1;
     
-#line 1176 "chapters/01-storage.nw"
+#line 1184 "chapters/01-storage.nw"
 for (int64_t i = 0; i < t->dim; i++) {
     int64_t d = i, j = i;
     while (j > 0 && stride_before(t, d, perm[j - 1])) {
@@ -512,7 +518,7 @@ for (int64_t i = 0; i < t->dim; i++) {
     }
     perm[j] = d;
 }
-#line 1152 "chapters/01-storage.nw"
+#line 1160 "chapters/01-storage.nw"
     for (int64_t i = 0; i < t->dim; i++) {
         int64_t d = perm[i];
         if (t->sizes[d] < 2)
@@ -523,7 +529,36 @@ for (int64_t i = 0; i < t->dim; i++) {
     }
     return true;
 }
-#line 1211 "chapters/01-storage.nw"
+#line 1236 "chapters/01-storage.nw"
+void tc_infer_dense_strides(int64_t dim, const int64_t *sizes,
+                            const int64_t *strides, int64_t *dense)
+{
+    int64_t perm[TC_MAX_DIMS];    /* perm[0] is the innermost dimension */
+    int64_t stride = 1;
+
+    for (int64_t i = 0; i < dim; i++)
+        perm[i] = dim - 1 - i;
+    for (int64_t i = 1; i < dim; i++) {
+        int64_t moving = i;
+        for (int64_t j = i - 1; j >= 0; j--) {
+            int order = stride_order(sizes, strides, perm[j], perm[moving]);
+            if (order < 0)
+                break;
+            if (order > 0) {
+                int64_t d = perm[j];
+                perm[j] = perm[moving];
+                perm[moving] = d;
+                moving = j;
+            }
+        }
+    }
+    for (int64_t i = 0; i < dim; i++) {
+        dense[perm[i]] = stride;
+        if (sizes[perm[i]] > 1)
+            stride *= sizes[perm[i]];
+    }
+}
+#line 1279 "chapters/01-storage.nw"
 int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *strides)
 {
     int64_t extent = 1;
@@ -538,16 +573,19 @@ int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *stri
 
 tc_tensor *tc_empty_like(const tc_tensor *t)
 {
+    int64_t strides[TC_MAX_DIMS];
     tc_storage *storage;
     tc_tensor *result;
 
     if (tc_failed(t))
         return NULL;
-    if (!tc_is_non_overlapping_and_dense(t))
-        return tc_empty(tc_shape_of(t), t->dtype);
-    storage = tc_storage_new((size_t)tc_storage_extent(t->dim, t->sizes, t->strides) *
+    if (tc_is_non_overlapping_and_dense(t))
+        memcpy(strides, t->strides, (size_t)t->dim * sizeof strides[0]);
+    else
+        tc_infer_dense_strides(t->dim, t->sizes, t->strides, strides);
+    storage = tc_storage_new((size_t)tc_storage_extent(t->dim, t->sizes, strides) *
                              tc_itemsize(t->dtype));
-    result = tc_tensor_over(storage, t->dtype, t->dim, t->sizes, t->strides, 0);
+    result = tc_tensor_over(storage, t->dtype, t->dim, t->sizes, strides, 0);
     tc_storage_release(storage);
     return result;
 }
@@ -570,7 +608,7 @@ tc_tensor *tc_full_like(const tc_tensor *t, double value)
 
 tc_tensor *tc_zeros_like(const tc_tensor *t) { return tc_full_like(t, 0); }
 tc_tensor *tc_ones_like(const tc_tensor *t) { return tc_full_like(t, 1); }
-#line 1340 "chapters/01-storage.nw"
+#line 1411 "chapters/01-storage.nw"
 int64_t tc_position(const tc_tensor *t, const int64_t *index)
 {
     int64_t position = t->storage_offset;
@@ -655,21 +693,33 @@ bool tc_equal(const tc_tensor *a, const tc_tensor *b)
     } while (tc_next_index(a->dim, a->sizes, index));
     return true;
 }
-#line 1466 "chapters/01-storage.nw"
+#line 1540 "chapters/01-storage.nw"
 tc_tensor *tc_view(const tc_tensor *self, tc_shape shape)
 {
     int64_t strides[TC_MAX_DIMS];
 
     if (tc_failed(self) || !infer_size(&shape, tc_numel(self)))
         return NULL;
-    if (!view_strides(self, &shape, strides))
+    if (!tc_view_strides(self, &shape, strides))
         return tc_fail("view size is not compatible with input tensor's size and "
                        "stride (at least one dimension spans across two contiguous "
                        "subspaces). Use .reshape(...) instead.");
     return tc_tensor_over(self->storage, self->dtype, shape.dim, shape.sizes,
                           strides, self->storage_offset);
 }
-#line 1674 "chapters/01-storage.nw"
+#line 1627 "chapters/01-storage.nw"
+bool tc_view_strides(const tc_tensor *self, const tc_shape *shape, int64_t *strides)
+{
+    
+#line 1635 "chapters/01-storage.nw"
+if (has_contiguous_strides(self)) {
+    tc_contiguous_strides(shape->dim, shape->sizes, strides);
+    return true;
+}
+#line 1630 "chapters/01-storage.nw"
+    return false;
+}
+#line 1759 "chapters/01-storage.nw"
 tc_tensor *tc_add_scalar_int64(const tc_tensor *self, int64_t other)
 {
     if (tc_failed(self))

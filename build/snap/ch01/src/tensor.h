@@ -88,19 +88,22 @@ void tc_store_int64(tc_tensor *t, int64_t position, int64_t value);
              default: tc_arange_int64)(start, end, step)
 tc_tensor *tc_arange_int64(int64_t start, int64_t end, int64_t step);
 tc_tensor *tc_arange_double(double start, double end, double step);
-#line 1134 "chapters/01-storage.nw"
-/* Tensors of t's shape and dtype; t's strides if t is non-overlapping
-   and dense, contiguous strides otherwise (torch.preserve_format). */
+#line 1139 "chapters/01-storage.nw"
+/* Tensors of t's shape and dtype, laid out like t (torch.preserve_format):
+   t's strides if t is non-overlapping and dense, otherwise dense strides
+   in the order of t's dimensions (tc_infer_dense_strides). */
 tc_tensor *tc_empty_like(const tc_tensor *t);
 tc_tensor *tc_zeros_like(const tc_tensor *t);
 tc_tensor *tc_ones_like(const tc_tensor *t);
 tc_tensor *tc_full_like(const tc_tensor *t, double value);
 bool tc_is_non_overlapping_and_dense(const tc_tensor *t);
-#line 1260 "chapters/01-storage.nw"
+void tc_infer_dense_strides(int64_t dim, const int64_t *sizes,
+                            const int64_t *strides, int64_t *dense);
+#line 1331 "chapters/01-storage.nw"
 /* Storage elements needed to hold every element of sizes/strides
    (strides >= 0): 0 if any size is 0. */
 int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *strides);
-#line 1298 "chapters/01-storage.nw"
+#line 1369 "chapters/01-storage.nw"
 /* Elements by index: index has t->dim entries (negative ones count from
    the end). Return 0, or -1 on failure.
    Checked runtime errors: an index out of range; a value the dtype
@@ -118,11 +121,14 @@ int64_t tc_position(const tc_tensor *t, const int64_t *index);
 /* torch.equal: same sizes and the same values (compared as doubles, so
    tensors of different dtypes can be equal, as in PyTorch). */
 bool tc_equal(const tc_tensor *a, const tc_tensor *b);
-#line 1460 "chapters/01-storage.nw"
+#line 1531 "chapters/01-storage.nw"
 /* torch.Tensor.view: the same elements in another shape, sharing storage.
    One size may be -1 (inferred). */
 tc_tensor *tc_view(const tc_tensor *self, tc_shape shape);
-#line 1598 "chapters/01-storage.nw"
+/* Strides with which `shape` (of self's numel, no -1) walks self's elements
+   in row-major order, as a view; false if there are none. */
+bool tc_view_strides(const tc_tensor *self, const tc_shape *shape, int64_t *strides);
+#line 1683 "chapters/01-storage.nw"
 /* self + other for a number other: int64 stays int64 for an integer
    other; an int64 self with a floating other gives float32. */
 #define tc_add_scalar(self, other)                                         \
@@ -132,7 +138,7 @@ tc_tensor *tc_view(const tc_tensor *self, tc_shape shape);
              default: tc_add_scalar_int64)(self, other)
 tc_tensor *tc_add_scalar_int64(const tc_tensor *self, int64_t other);
 tc_tensor *tc_add_scalar_double(const tc_tensor *self, double other);
-#line 1756 "chapters/01-storage.nw"
+#line 1841 "chapters/01-storage.nw"
 /* repr(t) as PyTorch prints it: a new string the caller frees, or NULL. */
 char *tc_repr(const tc_tensor *t);
 /* Write repr(t) and a newline to f; 0, or -1 on failure. */
