@@ -12,6 +12,8 @@ TOC   := chapters.tsv
 NUMS  := $(shell awk -F'\t' 'NR > 1 { printf "%02d ", $$1 }' $(TOC))
 NW    := $(shell awk -F'\t' 'NR > 1 { print $$2 }' $(TOC))
 PAGES := $(basename $(notdir $(NW)))
+# Chapters whose program draws figures for the book (`chNN --figures DIR`).
+FIGNUMS := $(shell awk -F'\t' 'NR > 1 && $$7 == 1 { printf "%02d ", $$1 }' $(TOC))
 LAST  := $(lastword $(NUMS))
 
 CFLAGS   := -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -g
@@ -33,7 +35,8 @@ DEMOS  := $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),build/test/ch$(n)/de
 ASAN   := $(foreach n,$(NUMS),build/asan/ch$(n)/check build/asan/ch$(n)/ch$(n))
 HTML   := $(foreach l,en zh,$(foreach p,index chunks $(PAGES),build/book/$(l)/$(p).html))
 EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub
-BOOK   := $(HTML) $(EPUB) build/book/book.css
+FIGS   := $(foreach n,$(FIGNUMS),build/book/fig/ch$(n).stamp)
+BOOK   := $(HTML) $(EPUB) build/book/book.css $(FIGS)
 
 .PHONY: all deps book check test bench golden clean help FORCE
 
@@ -119,19 +122,26 @@ build/book/md/.stamp: $(NW) $(TOC) book/weave.py | deps
 	/usr/lib/noweb/markup $(NW) | python3 book/weave.py --toc $(TOC) --outdir $(@D)
 	@touch $@
 
-build/book/en/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml
+# Figures are drawn by the chapter programs, so they never go stale.
+build/book/fig/ch%.stamp: build/bin/ch%
+	@mkdir -p $(@D)
+	build/bin/ch$* --figures $(@D) > /dev/null
+	@touch $@
+
+build/book/en/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml $(FIGS)
 	@mkdir -p $(@D)
 	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
 	    --css ../book.css -M lang=en -o $@
 
-build/book/zh/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml
+build/book/zh/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml $(FIGS)
 	@mkdir -p $(@D)
 	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
 	    --css ../book.css -M lang=zh -o $@
 
-build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css
+# Pages refer to figures as ../fig/NAME.svg, relative to build/book/en/.
+build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css $(FIGS)
 	pandoc $(foreach p,$(PAGES),build/book/md/$(p).md) build/book/md/chunks.md \
-	    $(PANDOC_COMMON) -t epub3 --css book/book.css -M lang=$* \
+	    $(PANDOC_COMMON) -t epub3 --css book/book.css -M lang=$* --resource-path=build/book/en \
 	    --epub-chapter-level=1 --toc --toc-depth=2 -o $@
 
 build/book/book.css: book/book.css

@@ -740,6 +740,8 @@ START_TEST(test_shape_is_non_overlapping_and_dense)
     ck_assert(dense_with(0, NULL, NULL));                             /* True */
     ck_assert(!dense_with(2, SIZES(4, 3), SIZES(1, 8)));              /* False */
     ck_assert(dense_with(2, SIZES(3, 0), SIZES(1, 1)));               /* True */
+    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(1, 7, 2)));         /* True */
+    ck_assert(!dense_with(2, SIZES(4, 1), SIZES(2, 1)));              /* False */
 }
 END_TEST
 
@@ -752,9 +754,11 @@ START_TEST(test_shape_dense_zero_size)
        torch.empty_strided((3, 0), (2, 1)) likewise. */
     bool a = dense_with(2, SIZES(0, 3), SIZES(5, 7));
     bool b = dense_with(2, SIZES(3, 0), SIZES(2, 1));
+    bool c = dense_with(3, SIZES(5, 0, 3), SIZES(1, 1, 20));
 
     ck_assert(a);
     ck_assert(b);
+    ck_assert(c);
 }
 END_TEST
 
@@ -908,6 +912,34 @@ START_TEST(test_full)
 }
 END_TEST
 
+START_TEST(test_full_int64_two_to_the_63)
+{
+    /* c10::overflows lets 2**63 through for int64 (int64's max converts to
+       2.0**63), and the x86 conversion then gives -2**63:
+       torch.full((1,), 2.0**63, dtype=torch.int64) -> tensor([-9223372036854775808])
+       x = torch.zeros(2, dtype=torch.int64); x[0] = 2.0**63 -> tensor([-9223372036854775808, 0])
+       torch.full((1,), 2.0**63 * (1 + 2**-52), dtype=torch.int64) fails. */
+    tc_tensor *a = tc_full(TC_SHAPE(1), 0x1p63, TC_INT64);
+    tc_tensor *b = tc_zeros(TC_SHAPE(2), TC_INT64);
+    tc_tensor *c = tc_full(TC_SHAPE(1), 0x1.0000000000001p63, TC_INT64);
+    int64_t a0 = 0, b0 = 0;
+    int ra = tc_get_int64(a, IDX(0), &a0);
+    int rs = tc_set(b, IDX(0), 0x1p63);
+    int rb = tc_get_int64(b, IDX(0), &b0);
+
+    tc_release(a);
+    tc_release(b);
+    tc_release(c);
+    ck_assert_ptr_null(c);
+    ASSERT_ERROR("value cannot be converted to type int64_t without overflow");
+    ck_assert_int_eq(ra, 0);
+    ck_assert_int_eq(a0, INT64_MIN);
+    ck_assert_int_eq(rs, 0);
+    ck_assert_int_eq(rb, 0);
+    ck_assert_int_eq(b0, INT64_MIN);
+}
+END_TEST
+
 START_TEST(test_from_data)
 {
     float fsrc[6] = { 0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f };
@@ -951,8 +983,8 @@ START_TEST(test_arange_int64)
     tc_tensor *d = tc_arange(0, 10, 3);      /* tensor([0, 3, 6, 9]) */
     tc_tensor *e = tc_arange(0, 0, 1);       /* tensor([], dtype=torch.int64) */
     tc_tensor *f = tc_arange(10, 0, -3);     /* [10, 7, 4, 1] */
-    /* torch.arange(2**53, 2**53+5, 2) == [9007199254740992, ...994, ...996] */
-    tc_tensor *g = tc_arange((int64_t)1 << 53, ((int64_t)1 << 53) + 5, 2);
+    /* torch.arange(2**53, 2**53+4, 2) == [9007199254740992, 9007199254740994] */
+    tc_tensor *g = tc_arange((int64_t)1 << 53, ((int64_t)1 << 53) + 4, 2);
 
     ck_assert_int_eq(a->dtype, TC_INT64);
     ck_assert_int_eq(tc_numel(a), 5);
@@ -970,8 +1002,8 @@ START_TEST(test_arange_int64)
     ck_assert_int_eq(tc_numel(e), 0);
     ck_assert_int_eq(tc_numel(f), 4);
     ck_assert_int_eq(get_int64(f, IDX(3)), 1);
-    ck_assert_int_eq(tc_numel(g), 3);
-    ck_assert_int_eq(get_int64(g, IDX(2)), 9007199254740996);
+    ck_assert_int_eq(tc_numel(g), 2);
+    ck_assert_int_eq(get_int64(g, IDX(1)), 9007199254740994);
     tc_release(a);
     tc_release(b);
     tc_release(c);
@@ -1040,23 +1072,31 @@ START_TEST(test_arange_int64_exact_length)
 {
     /* PyTorch computes an int64 arange's length in integer arithmetic:
        torch.arange(0, 2**60+1, 2**60).tolist() == [0, 1152921504606846976]
-       torch.arange(2**60+1, 0, -2**60).tolist() == [1152921504606846977, 1] */
-    const int64_t p = (int64_t)1 << 60;
+       torch.arange(2**60+1, 0, -2**60).tolist() == [1152921504606846977, 1]
+       torch.arange(2**53, 2**53+5, 2).tolist() ==
+           [9007199254740992, 9007199254740994, 9007199254740996] */
+    const int64_t p = (int64_t)1 << 60, q = (int64_t)1 << 53;
     tc_tensor *a = tc_arange((int64_t)0, p + 1, p);
     tc_tensor *b = tc_arange(p + 1, (int64_t)0, -p);
-    int64_t na = a ? tc_numel(a) : -1, nb = b ? tc_numel(b) : -1;
-    int64_t a1 = -1, b1 = -1;
+    tc_tensor *c = tc_arange(q, q + 5, (int64_t)2);
+    int64_t na = a ? tc_numel(a) : -1, nb = b ? tc_numel(b) : -1, nc = c ? tc_numel(c) : -1;
+    int64_t a1 = -1, b1 = -1, c2 = -1;
     int ra = tc_get_int64(a, IDX(1), &a1), rb = tc_get_int64(b, IDX(1), &b1);
+    int rc = tc_get_int64(c, IDX(2), &c2);
 
     tc_release(a);
     tc_release(b);
+    tc_release(c);
     tc_clear_error();
     ck_assert_int_eq(na, 2);
     ck_assert_int_eq(nb, 2);
+    ck_assert_int_eq(nc, 3);
     ck_assert_int_eq(ra, 0);
     ck_assert_int_eq(rb, 0);
+    ck_assert_int_eq(rc, 0);
     ck_assert_int_eq(a1, 1152921504606846976);
     ck_assert_int_eq(b1, 1);
+    ck_assert_int_eq(c2, 9007199254740996);
 }
 END_TEST
 
@@ -1173,35 +1213,65 @@ START_TEST(test_like_non_dense_row_major)
 }
 END_TEST
 
+/* A layout and the strides torch.empty_like(torch.empty_strided(sizes,
+   strides)).stride() gives it in PyTorch 1.13. */
+typedef struct {
+    int64_t dim, sizes[3], strides[3], like[3];
+} layout_case;
+
+static const layout_case non_dense_cases[] = {
+    { 2, { 4, 3 }, { 1, 8 }, { 1, 4 } },
+    { 2, { 3, 4 }, { 2, 6 }, { 1, 3 } },
+    { 2, { 4, 3 }, { 6, 2 }, { 3, 1 } },
+    { 2, { 2, 3 }, { 0, 1 }, { 3, 1 } },
+    { 2, { 2, 2 }, { 1, 1 }, { 2, 1 } },
+    { 1, { 3 }, { 2 }, { 1 } },
+    { 3, { 2, 3, 4 }, { 0, 1, 0 }, { 12, 4, 1 } },
+    { 2, { 3, 2 }, { 1, 1 }, { 2, 1 } },
+    { 3, { 2, 3, 4 }, { 24, 1, 6 }, { 12, 1, 3 } },
+    { 2, { 2, 3 }, { 3, 0 }, { 3, 1 } },
+    { 2, { 4, 1 }, { 2, 1 }, { 1, 1 } },
+};
+
 START_TEST(test_like_non_dense_keeps_permutation)
 {
-    /* PyTorch 1.13's preserve_format gives a non-dense strided input dense
-       strides in the input's own dimension order (infer_dense_strides):
-       torch.empty_like(torch.empty_strided((4, 3), (1, 8))).stride() == (1, 4)
-       torch.empty_like(torch.empty_strided((3, 4), (2, 6))).stride() == (1, 3)
-       torch.empty_like(torch.empty(6, 4)[::2].t()).stride() == (1, 4) */
-    int64_t a[TC_MAX_DIMS] = { 0 }, b[TC_MAX_DIMS] = { 0 };
-    int64_t na = empty_like_strides(2, SIZES(4, 3), SIZES(1, 8), a);
-    int64_t nb = empty_like_strides(2, SIZES(3, 4), SIZES(2, 6), b);
+    /* PyTorch 1.13's preserve_format gives a non-dense input dense strides in
+       the input's own dimension order (infer_dense_strides), e.g.
+       torch.empty_like(torch.empty(6, 4)[::2].t()).stride() == (1, 4). */
+    for (size_t k = 0; k < sizeof non_dense_cases / sizeof non_dense_cases[0]; k++) {
+        const layout_case *c = &non_dense_cases[k];
+        int64_t got[TC_MAX_DIMS] = { 0 }, inferred[TC_MAX_DIMS] = { 0 };
+        int64_t n = empty_like_strides(c->dim, c->sizes, c->strides, got);
 
-    ck_assert_int_eq(na, 2);
-    ck_assert_int_eq(nb, 2);
-    ck_assert_int_eq(a[0], 1);
-    ck_assert_int_eq(a[1], 4);
-    ck_assert_int_eq(b[0], 1);
-    ck_assert_int_eq(b[1], 3);
+        ck_assert_msg(!dense_with(c->dim, c->sizes, c->strides), "case %zu is not dense", k);
+        tc_infer_dense_strides(c->dim, c->sizes, c->strides, inferred);
+        ck_assert_int_eq(n, c->dim);
+        for (int64_t d = 0; d < c->dim; d++) {
+            ck_assert_msg(got[d] == c->like[d], "case %zu: empty_like stride[%lld] = %lld, want %lld",
+                          k, (long long)d, (long long)got[d], (long long)c->like[d]);
+            ck_assert_msg(inferred[d] == c->like[d], "case %zu: inferred stride[%lld] = %lld, want %lld",
+                          k, (long long)d, (long long)inferred[d], (long long)c->like[d]);
+        }
+    }
 }
 END_TEST
 
 START_TEST(test_like_zero_size_keeps_strides)
 {
-    /* torch.empty_like(torch.empty_strided((0, 3), (5, 7))).stride() == (5, 7) */
-    int64_t a[TC_MAX_DIMS] = { 0 };
+    /* A zero-size tensor is contiguous, hence dense, whatever its strides:
+       torch.empty_like(torch.empty_strided((0, 3), (5, 7))).stride() == (5, 7)
+       torch.empty_like(torch.empty_strided((5, 0, 3), (1, 1, 20))).stride() == (1, 1, 20) */
+    int64_t a[TC_MAX_DIMS] = { 0 }, b[TC_MAX_DIMS] = { 0 };
     int64_t na = empty_like_strides(2, SIZES(0, 3), SIZES(5, 7), a);
+    int64_t nb = empty_like_strides(3, SIZES(5, 0, 3), SIZES(1, 1, 20), b);
 
     ck_assert_int_eq(na, 2);
+    ck_assert_int_eq(nb, 3);
     ck_assert_int_eq(a[0], 5);
     ck_assert_int_eq(a[1], 7);
+    ck_assert_int_eq(b[0], 1);
+    ck_assert_int_eq(b[1], 1);
+    ck_assert_int_eq(b[2], 20);
 }
 END_TEST
 
@@ -1446,6 +1516,29 @@ START_TEST(test_view_infer_and_share)
     tc_release(b);
     tc_release(big);
     tc_release(c);
+}
+END_TEST
+
+START_TEST(test_view_strides)
+{
+    tc_tensor *six = tc_arange(0, 6, 1);
+    tc_tensor *t = transposed_arange6(TC_INT64);
+    tc_shape a = TC_SHAPE(2, 3), b = TC_SHAPE(3, 1, 2), c = TC_SHAPE(6);
+    int64_t st[TC_MAX_DIMS] = { 0 };
+
+    /* torch.arange(6).view(2, 3).stride() == (3, 1) */
+    ck_assert(tc_view_strides(six, &a, st));
+    ck_assert_int_eq(st[0], 3);
+    ck_assert_int_eq(st[1], 1);
+    /* torch.arange(6).view(3, 1, 2).stride() == (2, 2, 1) */
+    ck_assert(tc_view_strides(six, &b, st));
+    ck_assert_int_eq(st[0], 2);
+    ck_assert_int_eq(st[1], 2);
+    ck_assert_int_eq(st[2], 1);
+    /* torch.arange(6).view(2, 3).t().view(6) fails: no strides exist */
+    ck_assert(!tc_view_strides(t, &c, st));
+    tc_release(six);
+    tc_release(t);
 }
 END_TEST
 
@@ -1928,15 +2021,19 @@ END_TEST
 START_TEST(test_repr_strided)
 {
     tc_tensor *base = tc_arange(0.0, 6.0, 1.0);
+    tc_tensor *ints = tc_arange(0, 6, 1);
 
     /* torch.arange(6.).view(2, 3).t() */
     ASSERT_REPR(transposed_arange6(TC_FLOAT32), "tensor([[0., 3.],\n        [1., 4.],\n        [2., 5.]])");
     /* torch.arange(6.)[2:] */
     ASSERT_REPR(over(base, 1, SIZES(4), SIZES(1), 2), "tensor([2., 3., 4., 5.])");
-    /* torch.arange(6).view(2, 3).t().view(3, 1, 2) shows [[[0, 3]], [[1, 4]], [[2, 5]]]:
-       here built directly as sizes (3, 1, 2), strides (1, 1, 3) over arange(6) */
+    /* torch.arange(6).view(2, 3).t() */
     ASSERT_REPR(transposed_arange6(TC_INT64), "tensor([[0, 3],\n        [1, 4],\n        [2, 5]])");
+    /* torch.arange(6).view(2, 3).t().view(3, 1, 2): sizes (3, 1, 2), strides (1, 6, 3) */
+    ASSERT_REPR(tc_tensor_over(ints->storage, TC_INT64, 3, SIZES(3, 1, 2), SIZES(1, 6, 3), 0),
+                "tensor([[[0, 3]],\n\n        [[1, 4]],\n\n        [[2, 5]]])");
     tc_release(base);
+    tc_release(ints);
 }
 END_TEST
 
@@ -2026,6 +2123,7 @@ Suite *suite_ch01(void)
     suite_add_tcase(s, tc);
     tc = tcase("full");
     tcase_add_test(tc, test_full);
+    tcase_add_test(tc, test_full_int64_two_to_the_63);
     suite_add_tcase(s, tc);
     tc = tcase("from_data");
     tcase_add_test(tc, test_from_data);
@@ -2060,6 +2158,7 @@ Suite *suite_ch01(void)
 
     tc = tcase("view");
     tcase_add_test(tc, test_view_infer_and_share);
+    tcase_add_test(tc, test_view_strides);
     tcase_add_test(tc, test_view_keeps_offset);
     tcase_add_test(tc, test_view_scalar_and_zero_size);
     suite_add_tcase(s, tc);

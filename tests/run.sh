@@ -88,6 +88,14 @@ step "tangle.sh tests" tests/tooling/test_tangle.sh
 step "book tooling tests" tests/tooling/test_book.sh
 step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv)
 step "links in the HTML books" python3 book/checklinks.py build/book
+svg_well_formed() {
+    local f
+    for f in build/book/fig/*.svg; do
+        [ -e "$f" ] || continue
+        python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$f" || { echo "$f"; return 1; }
+    done
+}
+step "figures are well-formed SVG" svg_well_formed
 epub_links() {
     local dir; dir=$(mktemp -d)
     for l in en zh; do

@@ -1,4 +1,4 @@
-#line 1848 "chapters/01-storage.nw"
+#line 1935 "chapters/01-storage.nw"
 /* print.c: repr(tensor), following torch/_tensor_str.py. */
 #include <math.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 
 enum { LINEWIDTH = 80, THRESHOLD = 1000, EDGEITEMS = 3, PRECISION = 4 };
 
-#line 1878 "chapters/01-storage.nw"
+#line 1965 "chapters/01-storage.nw"
 typedef struct {
     char *data;
     size_t len, cap;
@@ -54,7 +54,7 @@ static void append_spaces(strbuf *b, int64_t n)
     for (int64_t i = 0; i < n; i++)
         append(b, " ");
 }
-#line 1936 "chapters/01-storage.nw"
+#line 2023 "chapters/01-storage.nw"
 /* How many entries of a dimension of `size` are shown, and the i-th. */
 static int64_t shown_count(int64_t size, bool summarize)
 {
@@ -67,7 +67,7 @@ static int64_t shown_entry(int64_t size, bool summarize, int64_t i)
                ? size - 2 * EDGEITEMS + i
                : i;
 }
-#line 1965 "chapters/01-storage.nw"
+#line 2052 "chapters/01-storage.nw"
 typedef struct {
     bool floating;     /* the dtype is a float type */
     bool int_mode;     /* every finite non-zero value is whole */
@@ -95,7 +95,7 @@ static int format_value(char buf[64], const formatter *f, const tc_tensor *t,
         return snprintf(buf, 64, isinf(v) ? "%.0f" : "%.0f.", v);
     return snprintf(buf, 64, "%.*f", PRECISION, v);
 }
-#line 2008 "chapters/01-storage.nw"
+#line 2095 "chapters/01-storage.nw"
 typedef void visitor(formatter *f, const tc_tensor *t, int64_t position);
 
 static void gather(formatter *f, const tc_tensor *t, int64_t d, int64_t position,
@@ -151,7 +151,7 @@ static formatter make_formatter(const tc_tensor *t, bool summarize)
     gather(&f, t, 0, t->storage_offset, summarize, measure_width);
     return f;
 }
-#line 2083 "chapters/01-storage.nw"
+#line 2170 "chapters/01-storage.nw"
 static void write_value(strbuf *b, const formatter *f, const tc_tensor *t,
                         int64_t position)
 {
@@ -219,7 +219,7 @@ static void write_tensor(strbuf *b, const formatter *f, const tc_tensor *t,
     }
     append(b, "]");
 }
-#line 2168 "chapters/01-storage.nw"
+#line 2255 "chapters/01-storage.nw"
 static void add_suffix(strbuf *b, int64_t *line_len, const char *suffix)
 {
     int64_t len = (int64_t)strlen(suffix);
@@ -262,7 +262,7 @@ char *tc_repr(const tc_tensor *t)
     empty = tc_numel(t) == 0;
     append(&b, "tensor(");
     
-#line 2243 "chapters/01-storage.nw"
+#line 2339 "chapters/01-storage.nw"
 if (empty) {
     append(&b, "[]");
 } else {
@@ -273,7 +273,7 @@ if (empty) {
     else
         write_tensor(&b, &f, t, 0, t->storage_offset, 7, summarize);
 }
-#line 2210 "chapters/01-storage.nw"
+#line 2297 "chapters/01-storage.nw"
     last_newline = b.failed ? NULL : strrchr(b.data, '\n');
     line_len = last_newline ? (int64_t)(b.data + b.len - last_newline) + 1
                             : (int64_t)b.len + 2;
@@ -296,11 +296,20 @@ if (empty) {
 
 int tc_print(FILE *f, const tc_tensor *t)
 {
+    return tc_print_indented(f, t, 0);
+}
+
+int tc_print_indented(FILE *f, const tc_tensor *t, int indent)
+{
     char *s = tc_repr(t);
 
     if (s == NULL)
         return -1;
-    fprintf(f, "%s\n", s);
+    for (const char *line = s; *line != '\0';) {
+        size_t len = strcspn(line, "\n");
+        fprintf(f, "%*s%.*s\n", len > 0 ? indent : 0, "", (int)len, line);
+        line += len + (line[len] == '\n');
+    }
     free(s);
     return 0;
 }

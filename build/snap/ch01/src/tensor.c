@@ -24,8 +24,9 @@ static bool value_fits(double value, tc_dtype dtype)
     case TC_FLOAT32:
         return isinf(value) || isnan(value) || fabs(value) <= FLT_MAX;
     case TC_INT64:
-        /* -2^63 is representable; 2^63 is the first value that is not. */
-        return value >= -0x1p63 && value < 0x1p63;
+        /* PyTorch compares with (double)INT64_MAX, which rounds up to 2^63:
+           so 2^63 itself passes, though an int64 cannot hold it. */
+        return value >= -0x1p63 && value <= 0x1p63;
     }
     return false;
 }
@@ -43,7 +44,13 @@ static bool check_value_fits(double value, tc_dtype dtype)
             c_type_name(dtype));
     return false;
 }
-#line 913 "chapters/01-storage.nw"
+#line 868 "chapters/01-storage.nw"
+/* (int64_t)value, and INT64_MIN where C leaves the conversion undefined. */
+static int64_t to_int64(double value)
+{
+    return value >= -0x1p63 && value < 0x1p63 ? (int64_t)value : INT64_MIN;
+}
+#line 936 "chapters/01-storage.nw"
 /* Set the first n elements of t's storage to value (which fits t's dtype). */
 static void fill(tc_tensor *t, int64_t n, double value)
 {
@@ -68,7 +75,7 @@ static void fill(tc_tensor *t, int64_t n, double value)
     }
     }
 }
-#line 1033 "chapters/01-storage.nw"
+#line 1058 "chapters/01-storage.nw"
 /* A double as C++'s ostream prints it in PyTorch's messages: 6 significant
    digits, "nan" whatever the sign of the NaN. */
 static const char *format_double(char buf[32], double value)
@@ -79,9 +86,12 @@ static const char *format_double(char buf[32], double value)
     return buf;
 }
 
-/* The length of arange(start, end, step), or -1 after recording PyTorch's
-   message. */
-static int64_t arange_length(double start, double end, double step)
+static const char WRONG_SIGN[] = "upper bound and larger bound inconsistent with step sign";
+static const char TOO_LONG[] = "invalid size, possible overflow?";
+
+/* The length of a float arange(start, end, step), or -1 after recording
+   PyTorch's message. */
+static int64_t arange_length_double(double start, double end, double step)
 {
     char a[32], b[32];
     double length;
@@ -96,17 +106,41 @@ static int64_t arange_length(double start, double end, double step)
         return -1;
     }
     if ((step > 0 && end < start) || (step < 0 && end > start)) {
-        tc_fail("upper bound and larger bound inconsistent with step sign");
+        tc_fail(WRONG_SIGN);
         return -1;
     }
     length = ceil((end - start) / step);
     if (!(length >= 0 && length < 0x1p63)) {
-        tc_fail("invalid size, possible overflow?");
+        tc_fail(TOO_LONG);
         return -1;
     }
     return (int64_t)length;
 }
-#line 1195 "chapters/01-storage.nw"
+
+/* The same for an int64 range, exactly. The distance |end - start| always
+   fits in a uint64_t, where C's arithmetic is defined modulo 2^64. */
+static int64_t arange_length_int64(int64_t start, int64_t end, int64_t step)
+{
+    uint64_t span, stride, length;
+
+    if (step == 0) {
+        tc_fail("step must be nonzero");
+        return -1;
+    }
+    if ((step > 0 && end < start) || (step < 0 && end > start)) {
+        tc_fail(WRONG_SIGN);
+        return -1;
+    }
+    span = step > 0 ? (uint64_t)end - (uint64_t)start : (uint64_t)start - (uint64_t)end;
+    stride = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
+    length = span / stride + (span % stride != 0);
+    if (length > INT64_MAX) {
+        tc_fail(TOO_LONG);
+        return -1;
+    }
+    return (int64_t)length;
+}
+#line 1254 "chapters/01-storage.nw"
 /* Does dimension a sort before dimension b (smaller stride, size >= 2)? */
 static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
 {
@@ -116,7 +150,7 @@ static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
         return true;
     return t->strides[a] < t->strides[b];
 }
-#line 1222 "chapters/01-storage.nw"
+#line 1288 "chapters/01-storage.nw"
 /* Compare dimensions a and b of a layout: > 0 if b belongs nearer the
    inside, < 0 if a does, 0 if the strides have no opinion. */
 static int stride_order(const int64_t *sizes, const int64_t *strides, int64_t a,
@@ -128,7 +162,25 @@ static int stride_order(const int64_t *sizes, const int64_t *strides, int64_t a,
         return strides[a] < strides[b] ? -1 : 1;
     return sizes[a] > sizes[b] ? 1 : 0;
 }
-#line 1389 "chapters/01-storage.nw"
+#line 1366 "chapters/01-storage.nw"
+/* An uninitialised tensor of t's shape and the given dtype, laid out like t. */
+static tc_tensor *empty_like_dtype(const tc_tensor *t, tc_dtype dtype)
+{
+    int64_t strides[TC_MAX_DIMS];
+    tc_storage *storage;
+    tc_tensor *result;
+
+    if (tc_is_non_overlapping_and_dense(t))
+        memcpy(strides, t->strides, (size_t)t->dim * sizeof strides[0]);
+    else
+        tc_infer_dense_strides(t->dim, t->sizes, t->strides, strides);
+    storage = tc_storage_new((size_t)tc_storage_extent(t->dim, t->sizes, strides) *
+                             tc_itemsize(dtype));
+    result = tc_tensor_over(storage, dtype, t->dim, t->sizes, strides, 0);
+    tc_storage_release(storage);
+    return result;
+}
+#line 1466 "chapters/01-storage.nw"
 /* The storage position of index in t, or -1 after recording an
    IndexError. */
 static int64_t checked_position(const tc_tensor *t, const int64_t *index)
@@ -148,54 +200,7 @@ static int64_t checked_position(const tc_tensor *t, const int64_t *index)
     }
     return position;
 }
-#line 1556 "chapters/01-storage.nw"
-/* PyTorch's infer_size: check shape against numel and fill in a -1. */
-static bool infer_size(tc_shape *shape, int64_t numel)
-{
-    char text[TC_SIZES_STRLEN];
-    int64_t product = 1, inferred = -1;
-    bool overflow = false;
-
-    if (shape->dim < 0 || shape->dim > TC_MAX_DIMS) {
-        tc_fail("tc: a tensor has at most %d dimensions, got %lld",
-                TC_MAX_DIMS, (long long)shape->dim);
-        return false;
-    }
-    for (int64_t d = 0; d < shape->dim; d++) {
-        int64_t size = shape->sizes[d];
-        if (size == -1) {
-            if (inferred >= 0) {
-                tc_fail("only one dimension can be inferred");
-                return false;
-            }
-            inferred = d;
-        } else if (size >= 0) {
-            overflow = overflow || !mul_fits(product, size, INT64_MAX);
-            if (!overflow)
-                product *= size;
-        } else {
-            tc_fail("invalid shape dimension %lld", (long long)size);
-            return false;
-        }
-    }
-    if (!overflow && (numel == product ||
-                      (inferred >= 0 && product > 0 && numel % product == 0))) {
-        if (inferred >= 0) {
-            if (product == 0) {
-                tc_fail("cannot reshape tensor of 0 elements into shape %s because "
-                        "the unspecified dimension size -1 can be any value and is "
-                        "ambiguous", tc_format_sizes(text, shape->dim, shape->sizes));
-                return false;
-            }
-            shape->sizes[inferred] = numel / product;
-        }
-        return true;
-    }
-    tc_fail("shape '%s' is invalid for input of size %lld",
-            tc_format_sizes(text, shape->dim, shape->sizes), (long long)numel);
-    return false;
-}
-#line 1642 "chapters/01-storage.nw"
+#line 1723 "chapters/01-storage.nw"
 /* Are t's strides exactly those tc_contiguous_strides gives its sizes? */
 static bool has_contiguous_strides(const tc_tensor *t)
 {
@@ -204,33 +209,32 @@ static bool has_contiguous_strides(const tc_tensor *t)
     tc_contiguous_strides(t->dim, t->sizes, strides);
     return memcmp(strides, t->strides, (size_t)t->dim * sizeof strides[0]) == 0;
 }
-#line 1695 "chapters/01-storage.nw"
-/* self + other into a new contiguous tensor of dtype `result`. */
+#line 1779 "chapters/01-storage.nw"
+/* self + other into a new tensor of dtype `result`, laid out like self. */
 static tc_tensor *add_scalar(const tc_tensor *self, double other_double,
                              int64_t other_int64, tc_dtype result)
 {
-    tc_tensor *out = tc_empty(tc_shape_of(self), result);
+    tc_tensor *out = empty_like_dtype(self, result);
     int64_t n;
 
     if (out == NULL)
         return NULL;
     n = tc_numel(out);
     
-#line 1743 "chapters/01-storage.nw"
-if (n > 0 && tc_is_contiguous(self) && self->dtype == result) {
+#line 1828 "chapters/01-storage.nw"
+if (n > 0 && tc_is_non_overlapping_and_dense(self) && self->dtype == result) {
     memcpy(out->storage->data, tc_data_ptr(self), (size_t)n * tc_itemsize(result));
 } else if (n > 0) {
     int64_t index[TC_MAX_DIMS] = { 0 };
-    int64_t i = 0;
     do {
-        int64_t from = tc_position(self, index);
+        int64_t from = tc_position(self, index), to = tc_position(out, index);
         if (result == TC_INT64)
-            tc_store_int64(out, i++, tc_load_int64(self, from));
+            tc_store_int64(out, to, tc_load_int64(self, from));
         else
-            tc_store(out, i++, tc_load(self, from));
+            tc_store(out, to, tc_load(self, from));
     } while (tc_next_index(self->dim, self->sizes, index));
 }
-#line 1706 "chapters/01-storage.nw"
+#line 1790 "chapters/01-storage.nw"
     switch (result) {
     case TC_INT64: {
         int64_t *o = out->storage->data;
@@ -279,11 +283,11 @@ int64_t tc_numel(const tc_tensor *t)
 
 void tc_contiguous_strides(int64_t dim, const int64_t *sizes, int64_t *strides)
 {
-    int64_t stride = 1;
+    uint64_t stride = 1;    /* wraps, as PyTorch's does, for absurd empty shapes */
 
     for (int64_t d = dim - 1; d >= 0; d--) {
-        strides[d] = stride;
-        stride *= sizes[d] > 1 ? sizes[d] : 1;
+        strides[d] = (int64_t)stride;
+        stride *= sizes[d] > 1 ? (uint64_t)sizes[d] : 1;
     }
 }
 
@@ -403,7 +407,7 @@ if (!mul_fits(numel, (int64_t)tc_itemsize(dtype), INT64_MAX))
     tc_storage_release(storage);    /* the tensor holds the only reference */
     return t;
 }
-#line 863 "chapters/01-storage.nw"
+#line 886 "chapters/01-storage.nw"
 double tc_load(const tc_tensor *t, int64_t position)
 {
     switch (t->dtype) {
@@ -426,7 +430,7 @@ void tc_store(tc_tensor *t, int64_t position, double value)
     switch (t->dtype) {
     case TC_FLOAT32: ((float *)t->storage->data)[position] = (float)value; break;
     case TC_FLOAT64: ((double *)t->storage->data)[position] = value; break;
-    case TC_INT64:   ((int64_t *)t->storage->data)[position] = (int64_t)value; break;
+    case TC_INT64:   ((int64_t *)t->storage->data)[position] = to_int64(value); break;
     }
 }
 
@@ -437,7 +441,7 @@ void tc_store_int64(tc_tensor *t, int64_t position, int64_t value)
     else
         tc_store(t, position, (double)value);
 }
-#line 940 "chapters/01-storage.nw"
+#line 963 "chapters/01-storage.nw"
 tc_tensor *tc_full(tc_shape shape, double value, tc_dtype dtype)
 {
     tc_tensor *t;
@@ -468,10 +472,10 @@ tc_tensor *tc_from_data(tc_shape shape, tc_dtype dtype, const void *data)
     }
     return t;
 }
-#line 1073 "chapters/01-storage.nw"
+#line 1125 "chapters/01-storage.nw"
 tc_tensor *tc_arange_int64(int64_t start, int64_t end, int64_t step)
 {
-    int64_t n = arange_length((double)start, (double)end, (double)step);
+    int64_t n = arange_length_int64(start, end, step);
     tc_tensor *t;
 
     if (n < 0)
@@ -480,14 +484,14 @@ tc_tensor *tc_arange_int64(int64_t start, int64_t end, int64_t step)
     if (t != NULL) {
         int64_t *data = t->storage->data;
         for (int64_t i = 0; i < n; i++)
-            data[i] = start + i * step;
+            data[i] = (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step);
     }
     return t;
 }
 
 tc_tensor *tc_arange_double(double start, double end, double step)
 {
-    int64_t n = arange_length(start, end, step);
+    int64_t n = arange_length_double(start, end, step);
     tc_tensor *t;
 
     if (n < 0)
@@ -500,16 +504,18 @@ tc_tensor *tc_arange_double(double start, double end, double step)
     }
     return t;
 }
-#line 1152 "chapters/01-storage.nw"
+#line 1209 "chapters/01-storage.nw"
 bool tc_is_non_overlapping_and_dense(const tc_tensor *t)
 {
     int64_t perm[TC_MAX_DIMS];
     int64_t required = 1;
 
+    if (tc_is_contiguous(t))    /* this includes every tensor with no elements */
+        return true;
     if (t->dim == 1)
         return t->sizes[0] < 2 || t->strides[0] == 1;
     
-#line 1184 "chapters/01-storage.nw"
+#line 1243 "chapters/01-storage.nw"
 for (int64_t i = 0; i < t->dim; i++) {
     int64_t d = i, j = i;
     while (j > 0 && stride_before(t, d, perm[j - 1])) {
@@ -518,7 +524,7 @@ for (int64_t i = 0; i < t->dim; i++) {
     }
     perm[j] = d;
 }
-#line 1160 "chapters/01-storage.nw"
+#line 1219 "chapters/01-storage.nw"
     for (int64_t i = 0; i < t->dim; i++) {
         int64_t d = perm[i];
         if (t->sizes[d] < 2)
@@ -529,7 +535,7 @@ for (int64_t i = 0; i < t->dim; i++) {
     }
     return true;
 }
-#line 1236 "chapters/01-storage.nw"
+#line 1302 "chapters/01-storage.nw"
 void tc_infer_dense_strides(int64_t dim, const int64_t *sizes,
                             const int64_t *strides, int64_t *dense)
 {
@@ -558,7 +564,7 @@ void tc_infer_dense_strides(int64_t dim, const int64_t *sizes,
             stride *= sizes[perm[i]];
     }
 }
-#line 1279 "chapters/01-storage.nw"
+#line 1345 "chapters/01-storage.nw"
 int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *strides)
 {
     int64_t extent = 1;
@@ -573,23 +579,12 @@ int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *stri
 
 tc_tensor *tc_empty_like(const tc_tensor *t)
 {
-    int64_t strides[TC_MAX_DIMS];
-    tc_storage *storage;
-    tc_tensor *result;
-
     if (tc_failed(t))
         return NULL;
-    if (tc_is_non_overlapping_and_dense(t))
-        memcpy(strides, t->strides, (size_t)t->dim * sizeof strides[0]);
-    else
-        tc_infer_dense_strides(t->dim, t->sizes, t->strides, strides);
-    storage = tc_storage_new((size_t)tc_storage_extent(t->dim, t->sizes, strides) *
-                             tc_itemsize(t->dtype));
-    result = tc_tensor_over(storage, t->dtype, t->dim, t->sizes, strides, 0);
-    tc_storage_release(storage);
-    return result;
+    return empty_like_dtype(t, t->dtype);
 }
 
+#line 1387 "chapters/01-storage.nw"
 tc_tensor *tc_full_like(const tc_tensor *t, double value)
 {
     tc_tensor *result;
@@ -608,7 +603,7 @@ tc_tensor *tc_full_like(const tc_tensor *t, double value)
 
 tc_tensor *tc_zeros_like(const tc_tensor *t) { return tc_full_like(t, 0); }
 tc_tensor *tc_ones_like(const tc_tensor *t) { return tc_full_like(t, 1); }
-#line 1411 "chapters/01-storage.nw"
+#line 1488 "chapters/01-storage.nw"
 int64_t tc_position(const tc_tensor *t, const int64_t *index)
 {
     int64_t position = t->storage_offset;
@@ -693,12 +688,12 @@ bool tc_equal(const tc_tensor *a, const tc_tensor *b)
     } while (tc_next_index(a->dim, a->sizes, index));
     return true;
 }
-#line 1540 "chapters/01-storage.nw"
+#line 1620 "chapters/01-storage.nw"
 tc_tensor *tc_view(const tc_tensor *self, tc_shape shape)
 {
     int64_t strides[TC_MAX_DIMS];
 
-    if (tc_failed(self) || !infer_size(&shape, tc_numel(self)))
+    if (tc_failed(self) || !tc_infer_size(&shape, tc_numel(self)))
         return NULL;
     if (!tc_view_strides(self, &shape, strides))
         return tc_fail("view size is not compatible with input tensor's size and "
@@ -707,19 +702,65 @@ tc_tensor *tc_view(const tc_tensor *self, tc_shape shape)
     return tc_tensor_over(self->storage, self->dtype, shape.dim, shape.sizes,
                           strides, self->storage_offset);
 }
-#line 1627 "chapters/01-storage.nw"
+#line 1636 "chapters/01-storage.nw"
+bool tc_infer_size(tc_shape *shape, int64_t numel)
+{
+    char text[TC_SIZES_STRLEN];
+    int64_t product = 1, inferred = -1;
+    bool overflow = false;
+
+    if (shape->dim < 0 || shape->dim > TC_MAX_DIMS) {
+        tc_fail("tc: a tensor has at most %d dimensions, got %lld",
+                TC_MAX_DIMS, (long long)shape->dim);
+        return false;
+    }
+    for (int64_t d = 0; d < shape->dim; d++) {
+        int64_t size = shape->sizes[d];
+        if (size == -1) {
+            if (inferred >= 0) {
+                tc_fail("only one dimension can be inferred");
+                return false;
+            }
+            inferred = d;
+        } else if (size >= 0) {
+            overflow = overflow || !mul_fits(product, size, INT64_MAX);
+            if (!overflow)
+                product *= size;
+        } else {
+            tc_fail("invalid shape dimension %lld", (long long)size);
+            return false;
+        }
+    }
+    if (!overflow && (numel == product ||
+                      (inferred >= 0 && product > 0 && numel % product == 0))) {
+        if (inferred >= 0) {
+            if (product == 0) {
+                tc_fail("cannot reshape tensor of 0 elements into shape %s because "
+                        "the unspecified dimension size -1 can be any value and is "
+                        "ambiguous", tc_format_sizes(text, shape->dim, shape->sizes));
+                return false;
+            }
+            shape->sizes[inferred] = numel / product;
+        }
+        return true;
+    }
+    tc_fail("shape '%s' is invalid for input of size %lld",
+            tc_format_sizes(text, shape->dim, shape->sizes), (long long)numel);
+    return false;
+}
+#line 1708 "chapters/01-storage.nw"
 bool tc_view_strides(const tc_tensor *self, const tc_shape *shape, int64_t *strides)
 {
     
-#line 1635 "chapters/01-storage.nw"
+#line 1716 "chapters/01-storage.nw"
 if (has_contiguous_strides(self)) {
     tc_contiguous_strides(shape->dim, shape->sizes, strides);
     return true;
 }
-#line 1630 "chapters/01-storage.nw"
+#line 1711 "chapters/01-storage.nw"
     return false;
 }
-#line 1759 "chapters/01-storage.nw"
+#line 1843 "chapters/01-storage.nw"
 tc_tensor *tc_add_scalar_int64(const tc_tensor *self, int64_t other)
 {
     if (tc_failed(self))

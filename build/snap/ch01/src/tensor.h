@@ -69,7 +69,7 @@ tc_tensor *tc_ones(tc_shape shape, tc_dtype dtype);
 tc_tensor *tc_full(tc_shape shape, double value, tc_dtype dtype);
 /* A copy of numel elements of C type float, double or int64_t at data. */
 tc_tensor *tc_from_data(tc_shape shape, tc_dtype dtype, const void *data);
-#line 853 "chapters/01-storage.nw"
+#line 876 "chapters/01-storage.nw"
 /* The element at storage position `position` (in elements, counted from
    the storage's start, as storage_offset is), read or written as a double
    or an int64. No checks: callers index within the tensor. */
@@ -77,7 +77,7 @@ double tc_load(const tc_tensor *t, int64_t position);
 int64_t tc_load_int64(const tc_tensor *t, int64_t position);
 void tc_store(tc_tensor *t, int64_t position, double value);
 void tc_store_int64(tc_tensor *t, int64_t position, int64_t value);
-#line 997 "chapters/01-storage.nw"
+#line 1020 "chapters/01-storage.nw"
 /* torch.arange(start, end, step): the values start, start + step, ...
    short of end. int64 if all three arguments are integers, float32
    otherwise. */
@@ -88,7 +88,7 @@ void tc_store_int64(tc_tensor *t, int64_t position, int64_t value);
              default: tc_arange_int64)(start, end, step)
 tc_tensor *tc_arange_int64(int64_t start, int64_t end, int64_t step);
 tc_tensor *tc_arange_double(double start, double end, double step);
-#line 1139 "chapters/01-storage.nw"
+#line 1196 "chapters/01-storage.nw"
 /* Tensors of t's shape and dtype, laid out like t (torch.preserve_format):
    t's strides if t is non-overlapping and dense, otherwise dense strides
    in the order of t's dimensions (tc_infer_dense_strides). */
@@ -99,11 +99,11 @@ tc_tensor *tc_full_like(const tc_tensor *t, double value);
 bool tc_is_non_overlapping_and_dense(const tc_tensor *t);
 void tc_infer_dense_strides(int64_t dim, const int64_t *sizes,
                             const int64_t *strides, int64_t *dense);
-#line 1331 "chapters/01-storage.nw"
+#line 1408 "chapters/01-storage.nw"
 /* Storage elements needed to hold every element of sizes/strides
    (strides >= 0): 0 if any size is 0. */
 int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *strides);
-#line 1369 "chapters/01-storage.nw"
+#line 1446 "chapters/01-storage.nw"
 /* Elements by index: index has t->dim entries (negative ones count from
    the end). Return 0, or -1 on failure.
    Checked runtime errors: an index out of range; a value the dtype
@@ -121,14 +121,17 @@ int64_t tc_position(const tc_tensor *t, const int64_t *index);
 /* torch.equal: same sizes and the same values (compared as doubles, so
    tensors of different dtypes can be equal, as in PyTorch). */
 bool tc_equal(const tc_tensor *a, const tc_tensor *b);
-#line 1531 "chapters/01-storage.nw"
+#line 1608 "chapters/01-storage.nw"
 /* torch.Tensor.view: the same elements in another shape, sharing storage.
    One size may be -1 (inferred). */
 tc_tensor *tc_view(const tc_tensor *self, tc_shape shape);
 /* Strides with which `shape` (of self's numel, no -1) walks self's elements
    in row-major order, as a view; false if there are none. */
 bool tc_view_strides(const tc_tensor *self, const tc_shape *shape, int64_t *strides);
-#line 1683 "chapters/01-storage.nw"
+/* PyTorch's infer_size: check that shape has numel elements, replacing
+   a -1 by the size that makes it so; false, with the message, if not. */
+bool tc_infer_size(tc_shape *shape, int64_t numel);
+#line 1767 "chapters/01-storage.nw"
 /* self + other for a number other: int64 stays int64 for an integer
    other; an int64 self with a floating other gives float32. */
 #define tc_add_scalar(self, other)                                         \
@@ -138,11 +141,14 @@ bool tc_view_strides(const tc_tensor *self, const tc_shape *shape, int64_t *stri
              default: tc_add_scalar_int64)(self, other)
 tc_tensor *tc_add_scalar_int64(const tc_tensor *self, int64_t other);
 tc_tensor *tc_add_scalar_double(const tc_tensor *self, double other);
-#line 1841 "chapters/01-storage.nw"
+#line 1925 "chapters/01-storage.nw"
 /* repr(t) as PyTorch prints it: a new string the caller frees, or NULL. */
 char *tc_repr(const tc_tensor *t);
 /* Write repr(t) and a newline to f; 0, or -1 on failure. */
 int tc_print(FILE *f, const tc_tensor *t);
+/* The same with every non-empty line indented by `indent` spaces, so that
+   a tensor lines up under a heading (the chapter programs use it). */
+int tc_print_indented(FILE *f, const tc_tensor *t, int indent);
 
 #line 466 "chapters/01-storage.nw"
 #endif
