@@ -1,4 +1,4 @@
-#line 2379 "chapters/01-storage.nw"
+#line 2397 "chapters/01-storage.nw"
 /* ch01: per-rank inputs made three ways; storage, strides and pointers. */
 #define _POSIX_C_SOURCE 200809L    /* for clock_gettime's monotonic clock */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "tc.h"
 
-#line 2395 "chapters/01-storage.nw"
+#line 2413 "chapters/01-storage.nw"
 static tc_tensor *by_loops(int64_t rank, int64_t rows, int64_t cols)
 {
     tc_tensor *t = tc_empty(TC_SHAPE(rows, cols), TC_INT64);
@@ -22,7 +22,7 @@ static tc_tensor *by_loops(int64_t rank, int64_t rows, int64_t cols)
             data[i * cols + j] = rank * rows * cols + i * cols + j;
     return t;
 }
-#line 2431 "chapters/01-storage.nw"
+#line 2449 "chapters/01-storage.nw"
 static tc_tensor *by_literal(int64_t rank)
 {
     const int64_t b = rank * 6;
@@ -33,7 +33,7 @@ static tc_tensor *by_literal(int64_t rank)
 
     return tc_from_data(TC_SHAPE(2, 3), TC_INT64, rows);
 }
-#line 2460 "chapters/01-storage.nw"
+#line 2478 "chapters/01-storage.nw"
 #define L4(f, i) f(4 * (i) + 0) f(4 * (i) + 1) f(4 * (i) + 2) f(4 * (i) + 3)
 #define L16(f, i) L4(f, 4 * (i) + 0) L4(f, 4 * (i) + 1) L4(f, 4 * (i) + 2) L4(f, 4 * (i) + 3)
 #define L256(f, i) L16(f, 16 * (i) + 0) L16(f, 16 * (i) + 1) \
@@ -59,7 +59,7 @@ static tc_tensor *by_big_literal(int64_t rank)
 
     return tc_from_data(TC_SHAPE(BIG, BIG), TC_INT64, values);
 }
-#line 2507 "chapters/01-storage.nw"
+#line 2525 "chapters/01-storage.nw"
 static tc_tensor *by_vector_ops(int64_t rank, int64_t rows, int64_t cols,
                                 int *shared_refcount)
 {
@@ -73,7 +73,7 @@ static tc_tensor *by_vector_ops(int64_t rank, int64_t rows, int64_t cols,
     tc_release(flat);
     return input;
 }
-#line 2533 "chapters/01-storage.nw"
+#line 2551 "chapters/01-storage.nw"
 static void show(const char *title, const tc_tensor *t)
 {
     char sizes[TC_SIZES_STRLEN], strides[TC_SIZES_STRLEN];
@@ -91,7 +91,7 @@ static void show(const char *title, const tc_tensor *t)
            tc_data_ptr(t), t->storage->nbytes, t->storage->refcount);
     tc_print_indented(stdout, t, 4);
 }
-#line 2565 "chapters/01-storage.nw"
+#line 2583 "chapters/01-storage.nw"
 typedef tc_tensor *maker(int64_t rank);
 
 static tc_tensor *big_loops(int64_t rank) { return by_loops(rank, BIG, BIG); }
@@ -124,7 +124,7 @@ static double best_time(maker *make, int64_t w, int repeat)
     }
     return best;
 }
-#line 2600 "chapters/01-storage.nw"
+#line 2618 "chapters/01-storage.nw"
 static int usage(FILE *f, int status)
 {
     fprintf(f,
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
         tc_release(c);
     }
     
-#line 2662 "chapters/01-storage.nw"
+#line 2680 "chapters/01-storage.nw"
 {
     tc_tensor *a = big_loops(3), *b = by_big_literal(3), *c = big_vector_ops(3);
     bool agree = tc_equal(a, b) && tc_equal(b, c);
@@ -194,6 +194,6 @@ int main(int argc, char **argv)
            : tb <= tc           ? "(b) literal initializer"
                                 : "(c) vectorized");
 }
-#line 2647 "chapters/01-storage.nw"
+#line 2665 "chapters/01-storage.nw"
     return all_agree ? 0 : 1;
 }

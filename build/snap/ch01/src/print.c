@@ -1,4 +1,4 @@
-#line 1935 "chapters/01-storage.nw"
+#line 1951 "chapters/01-storage.nw"
 /* print.c: repr(tensor), following torch/_tensor_str.py. */
 #include <math.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 
 enum { LINEWIDTH = 80, THRESHOLD = 1000, EDGEITEMS = 3, PRECISION = 4 };
 
-#line 1965 "chapters/01-storage.nw"
+#line 1981 "chapters/01-storage.nw"
 typedef struct {
     char *data;
     size_t len, cap;
@@ -54,7 +54,7 @@ static void append_spaces(strbuf *b, int64_t n)
     for (int64_t i = 0; i < n; i++)
         append(b, " ");
 }
-#line 2023 "chapters/01-storage.nw"
+#line 2039 "chapters/01-storage.nw"
 /* How many entries of a dimension of `size` are shown, and the i-th. */
 static int64_t shown_count(int64_t size, bool summarize)
 {
@@ -67,7 +67,7 @@ static int64_t shown_entry(int64_t size, bool summarize, int64_t i)
                ? size - 2 * EDGEITEMS + i
                : i;
 }
-#line 2052 "chapters/01-storage.nw"
+#line 2068 "chapters/01-storage.nw"
 typedef struct {
     bool floating;     /* the dtype is a float type */
     bool int_mode;     /* every finite non-zero value is whole */
@@ -84,6 +84,8 @@ static int format_value(char buf[64], const formatter *f, const tc_tensor *t,
 {
     double v;
 
+    if (t->dtype == TC_BOOL)
+        return snprintf(buf, 64, "%s", tc_load(t, position) != 0 ? "True" : "False");
     if (!f->floating)
         return snprintf(buf, 64, "%lld", (long long)tc_load_int64(t, position));
     v = tc_load(t, position);
@@ -95,7 +97,7 @@ static int format_value(char buf[64], const formatter *f, const tc_tensor *t,
         return snprintf(buf, 64, isinf(v) ? "%.0f" : "%.0f.", v);
     return snprintf(buf, 64, "%.*f", PRECISION, v);
 }
-#line 2095 "chapters/01-storage.nw"
+#line 2113 "chapters/01-storage.nw"
 typedef void visitor(formatter *f, const tc_tensor *t, int64_t position);
 
 static void gather(formatter *f, const tc_tensor *t, int64_t d, int64_t position,
@@ -139,7 +141,7 @@ static void measure_width(formatter *f, const tc_tensor *t, int64_t position)
 
 static formatter make_formatter(const tc_tensor *t, bool summarize)
 {
-    formatter f = { .floating = t->dtype != TC_INT64, .int_mode = true, .width = 1 };
+    formatter f = { .floating = t->dtype >= TC_FLOAT32, .int_mode = true, .width = 1 };
 
     if (f.floating) {
         gather(&f, t, 0, t->storage_offset, summarize, collect_statistics);
@@ -151,7 +153,7 @@ static formatter make_formatter(const tc_tensor *t, bool summarize)
     gather(&f, t, 0, t->storage_offset, summarize, measure_width);
     return f;
 }
-#line 2170 "chapters/01-storage.nw"
+#line 2188 "chapters/01-storage.nw"
 static void write_value(strbuf *b, const formatter *f, const tc_tensor *t,
                         int64_t position)
 {
@@ -219,7 +221,7 @@ static void write_tensor(strbuf *b, const formatter *f, const tc_tensor *t,
     }
     append(b, "]");
 }
-#line 2255 "chapters/01-storage.nw"
+#line 2273 "chapters/01-storage.nw"
 static void add_suffix(strbuf *b, int64_t *line_len, const char *suffix)
 {
     int64_t len = (int64_t)strlen(suffix);
@@ -262,7 +264,7 @@ char *tc_repr(const tc_tensor *t)
     empty = tc_numel(t) == 0;
     append(&b, "tensor(");
     
-#line 2339 "chapters/01-storage.nw"
+#line 2357 "chapters/01-storage.nw"
 if (empty) {
     append(&b, "[]");
 } else {
@@ -273,7 +275,7 @@ if (empty) {
     else
         write_tensor(&b, &f, t, 0, t->storage_offset, 7, summarize);
 }
-#line 2297 "chapters/01-storage.nw"
+#line 2315 "chapters/01-storage.nw"
     last_newline = b.failed ? NULL : strrchr(b.data, '\n');
     line_len = last_newline ? (int64_t)(b.data + b.len - last_newline) + 1
                             : (int64_t)b.len + 2;

@@ -1,4 +1,4 @@
-#line 511 "chapters/01-storage.nw"
+#line 512 "chapters/01-storage.nw"
 /* tensor.c: the tensor header, constructors, elements. */
 #include <float.h>
 #include <math.h>
@@ -8,18 +8,19 @@
 #include "error.h"
 #include "tensor.h"
 
-#line 783 "chapters/01-storage.nw"
+#line 786 "chapters/01-storage.nw"
 /* Does a * b (both >= 0) stay <= max? */
 static bool mul_fits(int64_t a, int64_t b, int64_t max)
 {
     return a == 0 || b <= max / a;
 }
-#line 809 "chapters/01-storage.nw"
+#line 812 "chapters/01-storage.nw"
 /* PyTorch's c10::overflows: can dtype hold value? */
 static bool value_fits(double value, tc_dtype dtype)
 {
     switch (dtype) {
     case TC_FLOAT64:
+    case TC_BOOL:    /* any number is true or false */
         return true;
     case TC_FLOAT32:
         return isinf(value) || isnan(value) || fabs(value) <= FLT_MAX;
@@ -33,7 +34,8 @@ static bool value_fits(double value, tc_dtype dtype)
 
 static const char *c_type_name(tc_dtype dtype)
 {
-    return dtype == TC_FLOAT32 ? "float" : dtype == TC_FLOAT64 ? "double" : "int64_t";
+    return dtype == TC_FLOAT32 ? "float" : dtype == TC_FLOAT64 ? "double"
+         : dtype == TC_INT64 ? "int64_t" : "bool";
 }
 
 static bool check_value_fits(double value, tc_dtype dtype)
@@ -44,13 +46,13 @@ static bool check_value_fits(double value, tc_dtype dtype)
             c_type_name(dtype));
     return false;
 }
-#line 868 "chapters/01-storage.nw"
+#line 873 "chapters/01-storage.nw"
 /* (int64_t)value, and INT64_MIN where C leaves the conversion undefined. */
 static int64_t to_int64(double value)
 {
     return value >= -0x1p63 && value < 0x1p63 ? (int64_t)value : INT64_MIN;
 }
-#line 936 "chapters/01-storage.nw"
+#line 945 "chapters/01-storage.nw"
 /* Set the first n elements of t's storage to value (which fits t's dtype). */
 static void fill(tc_tensor *t, int64_t n, double value)
 {
@@ -68,14 +70,17 @@ static void fill(tc_tensor *t, int64_t n, double value)
         break;
     }
     case TC_INT64: {
-        int64_t *p = t->storage->data, v = (int64_t)value;
+        int64_t *p = t->storage->data, v = to_int64(value);
         for (int64_t i = 0; i < n; i++)
             p[i] = v;
         break;
     }
+    case TC_BOOL:
+        memset(t->storage->data, value != 0, (size_t)n);
+        break;
     }
 }
-#line 1058 "chapters/01-storage.nw"
+#line 1070 "chapters/01-storage.nw"
 /* A double as C++'s ostream prints it in PyTorch's messages: 6 significant
    digits, "nan" whatever the sign of the NaN. */
 static const char *format_double(char buf[32], double value)
@@ -140,7 +145,7 @@ static int64_t arange_length_int64(int64_t start, int64_t end, int64_t step)
     }
     return (int64_t)length;
 }
-#line 1254 "chapters/01-storage.nw"
+#line 1266 "chapters/01-storage.nw"
 /* Does dimension a sort before dimension b (smaller stride, size >= 2)? */
 static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
 {
@@ -150,7 +155,7 @@ static bool stride_before(const tc_tensor *t, int64_t a, int64_t b)
         return true;
     return t->strides[a] < t->strides[b];
 }
-#line 1288 "chapters/01-storage.nw"
+#line 1300 "chapters/01-storage.nw"
 /* Compare dimensions a and b of a layout: > 0 if b belongs nearer the
    inside, < 0 if a does, 0 if the strides have no opinion. */
 static int stride_order(const int64_t *sizes, const int64_t *strides, int64_t a,
@@ -162,7 +167,7 @@ static int stride_order(const int64_t *sizes, const int64_t *strides, int64_t a,
         return strides[a] < strides[b] ? -1 : 1;
     return sizes[a] > sizes[b] ? 1 : 0;
 }
-#line 1366 "chapters/01-storage.nw"
+#line 1378 "chapters/01-storage.nw"
 /* An uninitialised tensor of t's shape and the given dtype, laid out like t. */
 static tc_tensor *empty_like_dtype(const tc_tensor *t, tc_dtype dtype)
 {
@@ -180,7 +185,7 @@ static tc_tensor *empty_like_dtype(const tc_tensor *t, tc_dtype dtype)
     tc_storage_release(storage);
     return result;
 }
-#line 1466 "chapters/01-storage.nw"
+#line 1478 "chapters/01-storage.nw"
 /* The storage position of index in t, or -1 after recording an
    IndexError. */
 static int64_t checked_position(const tc_tensor *t, const int64_t *index)
@@ -200,7 +205,7 @@ static int64_t checked_position(const tc_tensor *t, const int64_t *index)
     }
     return position;
 }
-#line 1723 "chapters/01-storage.nw"
+#line 1735 "chapters/01-storage.nw"
 /* Are t's strides exactly those tc_contiguous_strides gives its sizes? */
 static bool has_contiguous_strides(const tc_tensor *t)
 {
@@ -209,7 +214,7 @@ static bool has_contiguous_strides(const tc_tensor *t)
     tc_contiguous_strides(t->dim, t->sizes, strides);
     return memcmp(strides, t->strides, (size_t)t->dim * sizeof strides[0]) == 0;
 }
-#line 1779 "chapters/01-storage.nw"
+#line 1792 "chapters/01-storage.nw"
 /* self + other into a new tensor of dtype `result`, laid out like self. */
 static tc_tensor *add_scalar(const tc_tensor *self, double other_double,
                              int64_t other_int64, tc_dtype result)
@@ -221,7 +226,7 @@ static tc_tensor *add_scalar(const tc_tensor *self, double other_double,
         return NULL;
     n = tc_numel(out);
     
-#line 1828 "chapters/01-storage.nw"
+#line 1843 "chapters/01-storage.nw"
 if (n > 0 && tc_is_non_overlapping_and_dense(self) && self->dtype == result) {
     memcpy(out->storage->data, tc_data_ptr(self), (size_t)n * tc_itemsize(result));
 } else if (n > 0) {
@@ -234,7 +239,7 @@ if (n > 0 && tc_is_non_overlapping_and_dense(self) && self->dtype == result) {
             tc_store(out, to, tc_load(self, from));
     } while (tc_next_index(self->dim, self->sizes, index));
 }
-#line 1790 "chapters/01-storage.nw"
+#line 1803 "chapters/01-storage.nw"
     switch (result) {
     case TC_INT64: {
         int64_t *o = out->storage->data;
@@ -254,22 +259,26 @@ if (n > 0 && tc_is_non_overlapping_and_dense(self) && self->dtype == result) {
             o[i] += other_double;
         break;
     }
+    case TC_BOOL:    /* never: a sum of numbers is not a truth value */
+        break;
     }
     return out;
 }
-#line 525 "chapters/01-storage.nw"
+#line 526 "chapters/01-storage.nw"
 size_t tc_itemsize(tc_dtype dtype)
 {
     return dtype == TC_FLOAT32 ? sizeof(float)
          : dtype == TC_FLOAT64 ? sizeof(double)
-         : sizeof(int64_t);
+         : dtype == TC_INT64   ? sizeof(int64_t)
+         : sizeof(bool);
 }
 
 const char *tc_dtype_name(tc_dtype dtype)
 {
     return dtype == TC_FLOAT32 ? "torch.float32"
          : dtype == TC_FLOAT64 ? "torch.float64"
-         : "torch.int64";
+         : dtype == TC_INT64   ? "torch.int64"
+         : "torch.bool";
 }
 
 int64_t tc_numel(const tc_tensor *t)
@@ -305,7 +314,7 @@ tc_shape tc_shape_of(const tc_tensor *t)
     memcpy(shape.sizes, t->sizes, (size_t)t->dim * sizeof t->sizes[0]);
     return shape;
 }
-#line 600 "chapters/01-storage.nw"
+#line 603 "chapters/01-storage.nw"
 bool tc_is_contiguous(const tc_tensor *t)
 {
     int64_t expected = 1;
@@ -321,7 +330,7 @@ bool tc_is_contiguous(const tc_tensor *t)
     }
     return true;
 }
-#line 641 "chapters/01-storage.nw"
+#line 644 "chapters/01-storage.nw"
 tc_tensor *tc_tensor_over(tc_storage *storage, tc_dtype dtype, int64_t dim,
                           const int64_t *sizes, const int64_t *strides,
                           int64_t storage_offset)
@@ -362,12 +371,12 @@ void tc_release(tc_tensor *t)
     if (t == NULL || --t->refcount > 0)
         return;
     
-#line 686 "chapters/01-storage.nw"
+#line 689 "chapters/01-storage.nw"
 tc_storage_release(t->storage);
-#line 681 "chapters/01-storage.nw"
+#line 684 "chapters/01-storage.nw"
     free(t);
 }
-#line 726 "chapters/01-storage.nw"
+#line 729 "chapters/01-storage.nw"
 tc_tensor *tc_empty(tc_shape shape, tc_dtype dtype)
 {
     int64_t strides[TC_MAX_DIMS];
@@ -376,7 +385,7 @@ tc_tensor *tc_empty(tc_shape shape, tc_dtype dtype)
     tc_tensor *t;
 
     
-#line 744 "chapters/01-storage.nw"
+#line 747 "chapters/01-storage.nw"
 char text[TC_SIZES_STRLEN];
 
 if (shape.dim < 0 || shape.dim > TC_MAX_DIMS)
@@ -387,9 +396,9 @@ for (int64_t d = 0; d < shape.dim; d++)
         return tc_fail("Trying to create tensor with negative dimension %lld: %s",
                        (long long)shape.sizes[d],
                        tc_format_sizes(text, shape.dim, shape.sizes));
-#line 734 "chapters/01-storage.nw"
+#line 737 "chapters/01-storage.nw"
     
-#line 770 "chapters/01-storage.nw"
+#line 773 "chapters/01-storage.nw"
 numel = 1;
 for (int64_t d = 0; d < shape.dim; d++) {
     if (!mul_fits(numel, shape.sizes[d], INT64_MAX))
@@ -400,20 +409,21 @@ for (int64_t d = 0; d < shape.dim; d++) {
 if (!mul_fits(numel, (int64_t)tc_itemsize(dtype), INT64_MAX))
     return tc_fail("Storage size calculation overflowed with sizes=%s",
                    tc_format_sizes(text, shape.dim, shape.sizes));
-#line 735 "chapters/01-storage.nw"
+#line 738 "chapters/01-storage.nw"
     storage = tc_storage_new((size_t)numel * tc_itemsize(dtype));
     tc_contiguous_strides(shape.dim, shape.sizes, strides);
     t = tc_tensor_over(storage, dtype, shape.dim, shape.sizes, strides, 0);
     tc_storage_release(storage);    /* the tensor holds the only reference */
     return t;
 }
-#line 886 "chapters/01-storage.nw"
+#line 891 "chapters/01-storage.nw"
 double tc_load(const tc_tensor *t, int64_t position)
 {
     switch (t->dtype) {
     case TC_FLOAT32: return ((const float *)t->storage->data)[position];
     case TC_FLOAT64: return ((const double *)t->storage->data)[position];
     case TC_INT64:   return (double)((const int64_t *)t->storage->data)[position];
+    case TC_BOOL:    return ((const bool *)t->storage->data)[position];
     }
     return 0;
 }
@@ -422,7 +432,7 @@ int64_t tc_load_int64(const tc_tensor *t, int64_t position)
 {
     if (t->dtype == TC_INT64)
         return ((const int64_t *)t->storage->data)[position];
-    return (int64_t)tc_load(t, position);
+    return to_int64(tc_load(t, position));
 }
 
 void tc_store(tc_tensor *t, int64_t position, double value)
@@ -431,6 +441,7 @@ void tc_store(tc_tensor *t, int64_t position, double value)
     case TC_FLOAT32: ((float *)t->storage->data)[position] = (float)value; break;
     case TC_FLOAT64: ((double *)t->storage->data)[position] = value; break;
     case TC_INT64:   ((int64_t *)t->storage->data)[position] = to_int64(value); break;
+    case TC_BOOL:    ((bool *)t->storage->data)[position] = value != 0; break;
     }
 }
 
@@ -438,10 +449,12 @@ void tc_store_int64(tc_tensor *t, int64_t position, int64_t value)
 {
     if (t->dtype == TC_INT64)
         ((int64_t *)t->storage->data)[position] = value;
+    else if (t->dtype == TC_BOOL)
+        ((bool *)t->storage->data)[position] = value != 0;
     else
         tc_store(t, position, (double)value);
 }
-#line 963 "chapters/01-storage.nw"
+#line 975 "chapters/01-storage.nw"
 tc_tensor *tc_full(tc_shape shape, double value, tc_dtype dtype)
 {
     tc_tensor *t;
@@ -472,7 +485,7 @@ tc_tensor *tc_from_data(tc_shape shape, tc_dtype dtype, const void *data)
     }
     return t;
 }
-#line 1125 "chapters/01-storage.nw"
+#line 1137 "chapters/01-storage.nw"
 tc_tensor *tc_arange_int64(int64_t start, int64_t end, int64_t step)
 {
     int64_t n = arange_length_int64(start, end, step);
@@ -504,7 +517,7 @@ tc_tensor *tc_arange_double(double start, double end, double step)
     }
     return t;
 }
-#line 1209 "chapters/01-storage.nw"
+#line 1221 "chapters/01-storage.nw"
 bool tc_is_non_overlapping_and_dense(const tc_tensor *t)
 {
     int64_t perm[TC_MAX_DIMS];
@@ -515,7 +528,7 @@ bool tc_is_non_overlapping_and_dense(const tc_tensor *t)
     if (t->dim == 1)
         return t->sizes[0] < 2 || t->strides[0] == 1;
     
-#line 1243 "chapters/01-storage.nw"
+#line 1255 "chapters/01-storage.nw"
 for (int64_t i = 0; i < t->dim; i++) {
     int64_t d = i, j = i;
     while (j > 0 && stride_before(t, d, perm[j - 1])) {
@@ -524,7 +537,7 @@ for (int64_t i = 0; i < t->dim; i++) {
     }
     perm[j] = d;
 }
-#line 1219 "chapters/01-storage.nw"
+#line 1231 "chapters/01-storage.nw"
     for (int64_t i = 0; i < t->dim; i++) {
         int64_t d = perm[i];
         if (t->sizes[d] < 2)
@@ -535,7 +548,7 @@ for (int64_t i = 0; i < t->dim; i++) {
     }
     return true;
 }
-#line 1302 "chapters/01-storage.nw"
+#line 1314 "chapters/01-storage.nw"
 void tc_infer_dense_strides(int64_t dim, const int64_t *sizes,
                             const int64_t *strides, int64_t *dense)
 {
@@ -564,7 +577,7 @@ void tc_infer_dense_strides(int64_t dim, const int64_t *sizes,
             stride *= sizes[perm[i]];
     }
 }
-#line 1345 "chapters/01-storage.nw"
+#line 1357 "chapters/01-storage.nw"
 int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *strides)
 {
     int64_t extent = 1;
@@ -584,7 +597,7 @@ tc_tensor *tc_empty_like(const tc_tensor *t)
     return empty_like_dtype(t, t->dtype);
 }
 
-#line 1387 "chapters/01-storage.nw"
+#line 1399 "chapters/01-storage.nw"
 tc_tensor *tc_full_like(const tc_tensor *t, double value)
 {
     tc_tensor *result;
@@ -603,7 +616,7 @@ tc_tensor *tc_full_like(const tc_tensor *t, double value)
 
 tc_tensor *tc_zeros_like(const tc_tensor *t) { return tc_full_like(t, 0); }
 tc_tensor *tc_ones_like(const tc_tensor *t) { return tc_full_like(t, 1); }
-#line 1488 "chapters/01-storage.nw"
+#line 1500 "chapters/01-storage.nw"
 int64_t tc_position(const tc_tensor *t, const int64_t *index)
 {
     int64_t position = t->storage_offset;
@@ -688,7 +701,7 @@ bool tc_equal(const tc_tensor *a, const tc_tensor *b)
     } while (tc_next_index(a->dim, a->sizes, index));
     return true;
 }
-#line 1620 "chapters/01-storage.nw"
+#line 1632 "chapters/01-storage.nw"
 tc_tensor *tc_view(const tc_tensor *self, tc_shape shape)
 {
     int64_t strides[TC_MAX_DIMS];
@@ -702,7 +715,7 @@ tc_tensor *tc_view(const tc_tensor *self, tc_shape shape)
     return tc_tensor_over(self->storage, self->dtype, shape.dim, shape.sizes,
                           strides, self->storage_offset);
 }
-#line 1636 "chapters/01-storage.nw"
+#line 1648 "chapters/01-storage.nw"
 bool tc_infer_size(tc_shape *shape, int64_t numel)
 {
     char text[TC_SIZES_STRLEN];
@@ -748,24 +761,25 @@ bool tc_infer_size(tc_shape *shape, int64_t numel)
             tc_format_sizes(text, shape->dim, shape->sizes), (long long)numel);
     return false;
 }
-#line 1708 "chapters/01-storage.nw"
+#line 1720 "chapters/01-storage.nw"
 bool tc_view_strides(const tc_tensor *self, const tc_shape *shape, int64_t *strides)
 {
     
-#line 1716 "chapters/01-storage.nw"
+#line 1728 "chapters/01-storage.nw"
 if (has_contiguous_strides(self)) {
     tc_contiguous_strides(shape->dim, shape->sizes, strides);
     return true;
 }
-#line 1711 "chapters/01-storage.nw"
+#line 1723 "chapters/01-storage.nw"
     return false;
 }
-#line 1843 "chapters/01-storage.nw"
+#line 1858 "chapters/01-storage.nw"
 tc_tensor *tc_add_scalar_int64(const tc_tensor *self, int64_t other)
 {
     if (tc_failed(self))
         return NULL;
-    return add_scalar(self, (double)other, other, self->dtype);
+    return add_scalar(self, (double)other, other,
+                      self->dtype == TC_BOOL ? TC_INT64 : self->dtype);
 }
 
 tc_tensor *tc_add_scalar_double(const tc_tensor *self, double other)
@@ -773,5 +787,5 @@ tc_tensor *tc_add_scalar_double(const tc_tensor *self, double other)
     if (tc_failed(self))
         return NULL;
     return add_scalar(self, other, 0,
-                      self->dtype == TC_INT64 ? TC_FLOAT32 : self->dtype);
+                      self->dtype <= TC_INT64 ? TC_FLOAT32 : self->dtype);
 }

@@ -1,4 +1,4 @@
-#line 447 "chapters/01-storage.nw"
+#line 448 "chapters/01-storage.nw"
 /* tensor.h: strided tensors over a shared storage. */
 #ifndef TC_TENSOR_H
 #define TC_TENSOR_H
@@ -10,12 +10,12 @@
 
 #include "storage.h"
 
-#line 372 "chapters/01-storage.nw"
-typedef enum { TC_INT64, TC_FLOAT32, TC_FLOAT64 } tc_dtype;
+#line 373 "chapters/01-storage.nw"
+typedef enum { TC_BOOL, TC_INT64, TC_FLOAT32, TC_FLOAT64 } tc_dtype;
 
 size_t tc_itemsize(tc_dtype dtype);
 const char *tc_dtype_name(tc_dtype dtype);   /* "torch.float32" ... */
-#line 397 "chapters/01-storage.nw"
+#line 398 "chapters/01-storage.nw"
 enum { TC_MAX_DIMS = 16 };
 
 typedef struct {
@@ -29,10 +29,10 @@ typedef struct {
                  .sizes = { __VA_ARGS__ } })
 #define TC_SCALAR_SHAPE ((tc_shape){ .dim = 0 })
 
-#line 460 "chapters/01-storage.nw"
+#line 461 "chapters/01-storage.nw"
 typedef struct tc_tensor {
     
-#line 470 "chapters/01-storage.nw"
+#line 471 "chapters/01-storage.nw"
 int refcount;                    /* owners of this header */
 tc_storage *storage;             /* retained; shared with every view */
 int64_t storage_offset;          /* of the first element, in elements */
@@ -40,10 +40,10 @@ int64_t dim;
 int64_t sizes[TC_MAX_DIMS];
 int64_t strides[TC_MAX_DIMS];    /* in elements */
 tc_dtype dtype;
-#line 462 "chapters/01-storage.nw"
+#line 463 "chapters/01-storage.nw"
 } tc_tensor;
 
-#line 497 "chapters/01-storage.nw"
+#line 498 "chapters/01-storage.nw"
 /* Queries. */
 int64_t tc_numel(const tc_tensor *t);
 void tc_contiguous_strides(int64_t dim, const int64_t *sizes, int64_t *strides);
@@ -55,13 +55,13 @@ tc_shape tc_shape_of(const tc_tensor *t);
    reference, owned by the caller, who releases it. Arguments are borrowed. */
 tc_tensor *tc_retain(tc_tensor *t);
 void tc_release(tc_tensor *t);
-#line 633 "chapters/01-storage.nw"
+#line 636 "chapters/01-storage.nw"
 /* A new tensor header over storage (which it retains). sizes and strides
    have dim entries; the caller has checked that they fit the storage. */
 tc_tensor *tc_tensor_over(tc_storage *storage, tc_dtype dtype, int64_t dim,
                           const int64_t *sizes, const int64_t *strides,
                           int64_t storage_offset);
-#line 716 "chapters/01-storage.nw"
+#line 719 "chapters/01-storage.nw"
 /* Constructors. Each returns a new contiguous tensor, or NULL on failure. */
 tc_tensor *tc_empty(tc_shape shape, tc_dtype dtype);
 tc_tensor *tc_zeros(tc_shape shape, tc_dtype dtype);
@@ -69,7 +69,7 @@ tc_tensor *tc_ones(tc_shape shape, tc_dtype dtype);
 tc_tensor *tc_full(tc_shape shape, double value, tc_dtype dtype);
 /* A copy of numel elements of C type float, double or int64_t at data. */
 tc_tensor *tc_from_data(tc_shape shape, tc_dtype dtype, const void *data);
-#line 876 "chapters/01-storage.nw"
+#line 881 "chapters/01-storage.nw"
 /* The element at storage position `position` (in elements, counted from
    the storage's start, as storage_offset is), read or written as a double
    or an int64. No checks: callers index within the tensor. */
@@ -77,7 +77,7 @@ double tc_load(const tc_tensor *t, int64_t position);
 int64_t tc_load_int64(const tc_tensor *t, int64_t position);
 void tc_store(tc_tensor *t, int64_t position, double value);
 void tc_store_int64(tc_tensor *t, int64_t position, int64_t value);
-#line 1020 "chapters/01-storage.nw"
+#line 1032 "chapters/01-storage.nw"
 /* torch.arange(start, end, step): the values start, start + step, ...
    short of end. int64 if all three arguments are integers, float32
    otherwise. */
@@ -88,7 +88,7 @@ void tc_store_int64(tc_tensor *t, int64_t position, int64_t value);
              default: tc_arange_int64)(start, end, step)
 tc_tensor *tc_arange_int64(int64_t start, int64_t end, int64_t step);
 tc_tensor *tc_arange_double(double start, double end, double step);
-#line 1196 "chapters/01-storage.nw"
+#line 1208 "chapters/01-storage.nw"
 /* Tensors of t's shape and dtype, laid out like t (torch.preserve_format):
    t's strides if t is non-overlapping and dense, otherwise dense strides
    in the order of t's dimensions (tc_infer_dense_strides). */
@@ -99,11 +99,11 @@ tc_tensor *tc_full_like(const tc_tensor *t, double value);
 bool tc_is_non_overlapping_and_dense(const tc_tensor *t);
 void tc_infer_dense_strides(int64_t dim, const int64_t *sizes,
                             const int64_t *strides, int64_t *dense);
-#line 1408 "chapters/01-storage.nw"
+#line 1420 "chapters/01-storage.nw"
 /* Storage elements needed to hold every element of sizes/strides
    (strides >= 0): 0 if any size is 0. */
 int64_t tc_storage_extent(int64_t dim, const int64_t *sizes, const int64_t *strides);
-#line 1446 "chapters/01-storage.nw"
+#line 1458 "chapters/01-storage.nw"
 /* Elements by index: index has t->dim entries (negative ones count from
    the end). Return 0, or -1 on failure.
    Checked runtime errors: an index out of range; a value the dtype
@@ -121,7 +121,7 @@ int64_t tc_position(const tc_tensor *t, const int64_t *index);
 /* torch.equal: same sizes and the same values (compared as doubles, so
    tensors of different dtypes can be equal, as in PyTorch). */
 bool tc_equal(const tc_tensor *a, const tc_tensor *b);
-#line 1608 "chapters/01-storage.nw"
+#line 1620 "chapters/01-storage.nw"
 /* torch.Tensor.view: the same elements in another shape, sharing storage.
    One size may be -1 (inferred). */
 tc_tensor *tc_view(const tc_tensor *self, tc_shape shape);
@@ -131,7 +131,7 @@ bool tc_view_strides(const tc_tensor *self, const tc_shape *shape, int64_t *stri
 /* PyTorch's infer_size: check that shape has numel elements, replacing
    a -1 by the size that makes it so; false, with the message, if not. */
 bool tc_infer_size(tc_shape *shape, int64_t numel);
-#line 1767 "chapters/01-storage.nw"
+#line 1780 "chapters/01-storage.nw"
 /* self + other for a number other: int64 stays int64 for an integer
    other; an int64 self with a floating other gives float32. */
 #define tc_add_scalar(self, other)                                         \
@@ -141,7 +141,7 @@ bool tc_infer_size(tc_shape *shape, int64_t numel);
              default: tc_add_scalar_int64)(self, other)
 tc_tensor *tc_add_scalar_int64(const tc_tensor *self, int64_t other);
 tc_tensor *tc_add_scalar_double(const tc_tensor *self, double other);
-#line 1925 "chapters/01-storage.nw"
+#line 1941 "chapters/01-storage.nw"
 /* repr(t) as PyTorch prints it: a new string the caller frees, or NULL. */
 char *tc_repr(const tc_tensor *t);
 /* Write repr(t) and a newline to f; 0, or -1 on failure. */
@@ -150,5 +150,5 @@ int tc_print(FILE *f, const tc_tensor *t);
    a tensor lines up under a heading (the chapter programs use it). */
 int tc_print_indented(FILE *f, const tc_tensor *t, int indent);
 
-#line 466 "chapters/01-storage.nw"
+#line 467 "chapters/01-storage.nw"
 #endif
