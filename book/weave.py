@@ -58,6 +58,18 @@ def md_escape(text):
     return re.sub(r'([\\`*_{}\[\]()<>#$~^|@"\'!&])', r'\\\1', text)
 
 
+def name_md(name):
+    """A chunk name as Markdown: text escaped, noweb's [[code]] as `code`."""
+    parts = re.split(r'\[\[(.*?)\]\]', name)
+    return ''.join(md_escape(p) if i % 2 == 0 else '`%s`' % p
+                   for i, p in enumerate(parts))
+
+
+def plain_name(name):
+    """A chunk name as plain text: noweb's [[code]] quotes dropped."""
+    return re.sub(r'\[\[(.*?)\]\]', r'\1', name)
+
+
 def slug(name):
     """'src/tensor.c' -> 'src-tensor-c' (lowercase, runs of others -> '-')."""
     return re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-') or 'chunk'
@@ -273,7 +285,7 @@ def chunk_markdown(chunk, defs, users):
             '[%s](%s)' % (u.label, u.href(here))
             for u in users[chunk.name])))
     head = '[⟨%s⟩%s]{.chunkname} [%s](#%s){.chunknum}' % (
-        md_escape(chunk.name), sign, chunk.label, chunk.id)
+        name_md(chunk.name), sign, chunk.label, chunk.id)
     if refs:
         head += ' [%s]{.chunkrefs}' % ' · '.join(refs)
 
@@ -284,7 +296,7 @@ def chunk_markdown(chunk, defs, users):
             target = defs.get(piece[1])
             href = target[0].href(here) if target else ''
             uses.append('%s|%s' % (quote(href, safe='/#.-_'),
-                                   quote(piece[1], safe=' /.-_')))
+                                   quote(plain_name(piece[1]), safe=' /.-_')))
             text.append('NWUSE%dQ' % (len(uses) - 1))
         else:
             text.append(piece)
@@ -347,7 +359,7 @@ def chunks_page(chapters, defs, users):
             '[%s](%s){title="%s"}' % (d.label, d.href(None),
                                       md_escape(d.chapter.title['en']))
             for d in defs[name])
-        item = '- [⟨%s⟩]{.chunkname} %s' % (md_escape(name), links)
+        item = '- [⟨%s⟩]{.chunkname} %s' % (name_md(name), links)
         if users.get(name):
             item += ' · %s %s' % (both('used'), ', '.join(
                 '[%s](%s)' % (u.label, u.href(None)) for u in users[name]))
