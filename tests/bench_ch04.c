@@ -1,0 +1,118 @@
+/* bench_ch04.c: coalesce against qsort of the same keys, and the sparse x
+   dense product against the memory bandwidth it needs. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "tc.h"
+
+enum { NNZ = 1000000, SIDE = 10000, COLS = 64 };
+
+static tc_sparse *s, *c;
+static tc_tensor *dense;
+static uint64_t *keys, *sorted;
+static float *from, *to;
+
+/* A small deterministic generator (xorshift64*), so every run times the
+   same matrix. */
+static uint64_t state = 0x9e3779b97f4a7c15u;
+static uint64_t next_random(void)
+{
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    return state * 0x2545f4914f6cdd1du;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void run_coalesce(void *arg) { (void)arg; tc_sparse_release(tc_sparse_coalesce(s)); }
+static void run_qsort(void *arg)
+{
+    (void)arg;
+    memcpy(sorted, keys, NNZ * sizeof *keys);
+    qsort(sorted, NNZ, sizeof *sorted, compare_keys);
+    bench_escape(sorted);
+}
+static void run_spmm(void *arg) { (void)arg; tc_release(tc_sparse_mm(c, dense)); }
+static void run_memcpy(void *arg)
+{
+    (void)arg;
+    memcpy(to, from, (size_t)SIDE * COLS * sizeof *from);
+    bench_escape(to);
+}
+
+/* 900,000 random positions, then 100,000 of them again: about 10% duplicates. */
+static tc_sparse *random_matrix(void)
+{
+    tc_tensor *indices = tc_empty(TC_SHAPE(2, NNZ), TC_INT64);
+    tc_tensor *values = tc_empty(TC_SHAPE(NNZ), TC_FLOAT32);
+    tc_sparse *m = NULL;
+
+    if (indices != NULL && values != NULL) {
+        int64_t *ind = tc_data_ptr(indices);
+        float *val = tc_data_ptr(values);
+        for (int64_t k = 0; k < NNZ; k++) {
+            int64_t from_k = k < 900000 ? k : (int64_t)(next_random() % 900000);
+            ind[k] = k < 900000 ? (int64_t)(next_random() % SIDE) : ind[from_k];
+            ind[NNZ + k] = k < 900000 ? (int64_t)(next_random() % SIDE) : ind[NNZ + from_k];
+            val[k] = (float)(next_random() % 1000) / 1000.0f;
+            keys[k] = (uint64_t)ind[k] * SIDE + (uint64_t)ind[NNZ + k];
+        }
+        m = tc_sparse_coo_tensor(indices, values, &TC_SHAPE(SIDE, SIDE));
+    }
+    tc_release(indices);
+    tc_release(values);
+    return m;
+}
+
+void bench_ch04(void)
+{
+    double t_coalesce, t_qsort, t_spmm, t_copy, bytes;
+
+    keys = malloc(NNZ * sizeof *keys);
+    sorted = malloc(NNZ * sizeof *sorted);
+    from = malloc((size_t)SIDE * COLS * sizeof *from);
+    to = malloc((size_t)SIDE * COLS * sizeof *to);
+    s = keys != NULL ? random_matrix() : NULL;
+    c = tc_sparse_coalesce(s);
+    dense = tc_ones(TC_SHAPE(SIDE, COLS), TC_FLOAT32);
+    printf("chapter 4: sparse COO, 10^6 entries in 10^4 x 10^4, ~10%% duplicates\n");
+    if (s == NULL || c == NULL || dense == NULL || sorted == NULL || from == NULL ||
+        to == NULL) {
+        printf("  out of memory\n");
+        goto done;
+    }
+    memset(from, 0, (size_t)SIDE * COLS * sizeof *from);
+    t_coalesce = bench_best(run_coalesce, NULL, 5);
+    t_qsort = bench_best(run_qsort, NULL, 3);
+    printf("  %-44s %8.1f ms   (baseline)\n", "qsort of the 10^6 linear keys", t_qsort * 1e3);
+    printf("  %-44s %8.1f ms   %5.2fx the time of qsort (nnz after: %lld)\n",
+           "coalesce (radix sort, merge, sum)", t_coalesce * 1e3, t_coalesce / t_qsort,
+           (long long)tc_sparse_nnz(c));
+    t_spmm = bench_best(run_spmm, NULL, 5);
+    t_copy = bench_best(run_memcpy, NULL, 5);
+    /* what the product must read: each entry's 2 indices and value, and the
+       row of the dense matrix it names */
+    bytes = (double)tc_sparse_nnz(c) * (2 * 8 + 4 + COLS * 4);
+    printf("  %-44s %8.2f GFLOP/s (2 nnz 64 flops)\n", "sparse.mm with a dense 10^4 x 64",
+           2.0 * (double)tc_sparse_nnz(c) * COLS / t_spmm * 1e-9);
+    printf("  %-44s %8.2f GB/s    %5.2fx memcpy's bandwidth (%.2f GB/s)\n",
+           "  bytes it must read / its time", bytes / t_spmm * 1e-9,
+           (bytes / t_spmm) / (2.0 * SIDE * COLS * 4 / t_copy),
+           2.0 * SIDE * COLS * 4 / t_copy * 1e-9);
+done:
+    tc_sparse_release(s);
+    tc_sparse_release(c);
+    tc_release(dense);
+    free(keys);
+    free(sorted);
+    free(from);
+    free(to);
+}
