@@ -67,6 +67,17 @@ build/.cc: FORCE
 
 # ---- snapshots, binaries, test programs ------------------------------------
 
+# The test program of snapshot n, built into DIR with the flags in variable FLAGS:
+# $(call test_program,DIR,FLAGS,n)
+define test_program
+$(1)/ch$(3)/check: $(call snap,$(3))/.stamp $(call snap,$(3))/suites.h tests/check_main.c \
+        $(foreach k,$(call upto,$(3)),tests/check_ch$(k).c) build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$($(2)) -I$(call snap,$(3)) -I$(call snap,$(3))/src tests/check_main.c \
+	    $(foreach k,$(call upto,$(3)),tests/check_ch$(k).c) $(call snap,$(3))/src/*.c \
+	    $(CHECK_LIBS) $$(LDLIBS) -o $$@
+endef
+
 define snapshot_rules
 $(call snap,$(1))/.stamp: $(wordlist 1,$(call int,$(1)),$(NW)) tangle.sh $(TOC) | deps
 	./tangle.sh $(call int,$(1)) $(call snap,$(1))
@@ -81,19 +92,8 @@ build/bin/ch$(1): $(call snap,$(1))/.stamp build/.cc
 	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call snap,$(1))/src/*.c \
 	    $(call snap,$(1))/demo/ch$(1).c $$(LDLIBS) -o $$@
 
-build/test/ch$(1)/check: $(call snap,$(1))/.stamp $(call snap,$(1))/suites.h tests/check_main.c \
-        $(foreach k,$(call upto,$(1)),tests/check_ch$(k).c) build/.cc
-	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) -I$(call snap,$(1)) -I$(call snap,$(1))/src tests/check_main.c \
-	    $(foreach k,$(call upto,$(1)),tests/check_ch$(k).c) $(call snap,$(1))/src/*.c \
-	    $(CHECK_LIBS) $$(LDLIBS) -o $$@
-
-build/asan/ch$(1)/check: $(call snap,$(1))/.stamp $(call snap,$(1))/suites.h tests/check_main.c \
-        $(foreach k,$(call upto,$(1)),tests/check_ch$(k).c) build/.cc
-	@mkdir -p $$(@D)
-	$$(CC) $$(SANFLAGS) -I$(call snap,$(1)) -I$(call snap,$(1))/src tests/check_main.c \
-	    $(foreach k,$(call upto,$(1)),tests/check_ch$(k).c) $(call snap,$(1))/src/*.c \
-	    $(CHECK_LIBS) $$(LDLIBS) -o $$@
+$(call test_program,build/test,CFLAGS,$(1))
+$(call test_program,build/asan,SANFLAGS,$(1))
 
 build/asan/ch$(1)/ch$(1): $(call snap,$(1))/.stamp build/.cc
 	@mkdir -p $$(@D)
