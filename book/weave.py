@@ -109,7 +109,8 @@ class Chapter:
         self.file = row['file']
         self.page = '%02d-%s' % (self.num, row['slug'])   # without .html
         self.title = {'en': row['title_en'], 'zh': row['title_zh']}
-        self.script = row.get('script', '')
+        script = row.get('script', '').strip()
+        self.script = '' if script == '-' else script    # '-': no study script
         self.parts = []     # list of str (Markdown docs) or Chunk
         self.woven = False  # did markup give us this file?
 
