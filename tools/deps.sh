@@ -14,6 +14,13 @@ packages=(
     graphviz                    # dot, for the figures of later chapters
 )
 
+# clang's sanitizer runtimes come in a package named after its version
+# (libclang-rt-14-dev on Debian 12); ask the installed clang which one.
+if command -v clang >/dev/null; then
+    major=$(clang --version | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)
+    [ -z "$major" ] || packages+=("libclang-rt-$major-dev")
+fi
+
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -35,3 +42,7 @@ echo "deps.sh: installing missing Debian packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -q
 "${sudo[@]}" $command
+# A clang installed just now brings its runtime package into view: run again.
+if [ -z "${DEPS_AGAIN:-}" ] && printf '%s\n' "${missing[@]}" | grep -qx clang; then
+    DEPS_AGAIN=1 exec "$0"
+fi
