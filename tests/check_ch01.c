@@ -2058,6 +2058,46 @@ START_TEST(test_repr_print_and_null)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ bool */
+
+/* The bool dtype: one byte per element, True/False in repr, and promotion
+   to int64 or float32 when a number is added. */
+START_TEST(test_bool_dtype)
+{
+    const bool data[6] = { true, false, true, false, false, true };
+    tc_tensor *t = tc_from_data(TC_SHAPE(2, 3), TC_BOOL, data);
+    tc_tensor *mask = tc_from_data(TC_SHAPE(2), TC_BOOL, data);
+    tc_tensor *sum_int, *sum_float;
+    double v;
+
+    ck_assert_uint_eq(tc_itemsize(TC_BOOL), 1);                 /* element_size() == 1 */
+    ck_assert_str_eq(tc_dtype_name(TC_BOOL), "torch.bool");
+    /* torch.tensor([[True,False,True],[False,False,True]]) */
+    ASSERT_REPR(tc_retain(t), "tensor([[ True, False,  True],\n        [False, False,  True]])");
+    /* torch.full((2,), 5.0, dtype=torch.bool) */
+    ASSERT_REPR(tc_full(TC_SHAPE(2), 5.0, TC_BOOL), "tensor([True, True])");
+    /* torch.zeros(2, 0, dtype=torch.bool) */
+    ASSERT_REPR(tc_zeros(TC_SHAPE(2, 0), TC_BOOL), "tensor([], size=(2, 0), dtype=torch.bool)");
+    /* torch.tensor(False) */
+    ASSERT_REPR(tc_zeros(TC_SCALAR_SHAPE, TC_BOOL), "tensor(False)");
+    /* torch.tensor([True, False]) + 2 is int64 [3, 2]; + 2.5 is float32 [3.5, 2.5] */
+    sum_int = tc_add_scalar(mask, 2);
+    sum_float = tc_add_scalar(mask, 2.5);
+    ck_assert_int_eq(sum_int->dtype, TC_INT64);
+    ck_assert_int_eq(sum_float->dtype, TC_FLOAT32);
+    ASSERT_REPR(tc_retain(sum_int), "tensor([3, 2])");
+    ASSERT_REPR(tc_retain(sum_float), "tensor([3.5000, 2.5000])");
+    /* writing 0.25 into a bool element stores True, reading it gives 1 */
+    ck_assert_int_eq(tc_set(t, IDX(0, 1), 0.25), 0);
+    ck_assert_int_eq(tc_get(t, IDX(0, 1), &v), 0);
+    ck_assert(v == 1.0);
+    tc_release(t);
+    tc_release(mask);
+    tc_release(sum_int);
+    tc_release(sum_float);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ suite */
 
 static TCase *tcase(const char *name)
@@ -2184,6 +2224,10 @@ Suite *suite_ch01(void)
     tcase_add_test(tc, test_repr_summarized);
     tcase_add_test(tc, test_repr_strided);
     tcase_add_test(tc, test_repr_print_and_null);
+    suite_add_tcase(s, tc);
+
+    tc = tcase("bool");
+    tcase_add_test(tc, test_bool_dtype);
     suite_add_tcase(s, tc);
 
     return s;
