@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "tc.h"
+#include "testing.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -151,22 +152,7 @@ static void expect_layout(int line, const char *what, const tc_tensor *base, boo
         ck_assert_str_eq(e_, expected);                                    \
     } while (0)
 
-static void assert_fails(int line, const char *what, tc_tensor *t, const char *expected)
-{
-    const char *e = tc_error();
-    bool failed = t == NULL;
-
-    tc_release(t);
-    ck_assert_msg(failed, "line %d: %s succeeded, expected \"%s\"", line, what, expected);
-    ck_assert_msg(e != NULL && strcmp(e, expected) == 0,
-                  "line %d: %s: message \"%s\", expected \"%s\"", line, what,
-                  e != NULL ? e : "(none)", expected);
-    tc_clear_error();
-}
-
-/* A tensor-returning call fails with exactly `expected`. */
-#define ASSERT_FAILS(call, expected)                                       \
-    assert_fails(__LINE__, #call, (tc_clear_error(), (call)), expected)
+#define ASSERT_FAILS(call, expected) EXPECT_FAILS(call, expected)
 
 /* tc_copy_(dst, src) fails with exactly `expected`. */
 #define ASSERT_COPY_FAILS(dst, src, expected)                              \

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "tc.h"
+#include "testing.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -196,21 +197,7 @@ static void ch03_check(int line, const char *what, tc_tensor *t, tc_dtype dtype,
         ch03_check(__LINE__, #call, (call), (dtype), (sizes), &st_, (tol), want); \
     } while (0)
 
-/* The call (returning a tensor) fails with exactly `expected`. */
-static void ch03_fails(int line, const char *what, tc_tensor *t, const char *expected)
-{
-    const char *e = tc_error();
-    bool failed = t == NULL;
-
-    tc_release(t);
-    ck_assert_msg(failed, "line %d: %s succeeded, expected \"%s\"", line, what, expected);
-    ck_assert_msg(e != NULL && strcmp(e, expected) == 0,
-                  "line %d: %s: message \"%s\", expected \"%s\"", line, what,
-                  e != NULL ? e : "(none)", expected);
-    tc_clear_error();
-}
-
-#define FAILS(call, expected) ch03_fails(__LINE__, #call, (tc_clear_error(), (call)), expected)
+#define FAILS(call, expected) EXPECT_FAILS(call, expected)
 
 /* tc_broadcast_shapes(a, b) gives want. */
 static void ch03_broadcasts(int line, tc_shape a, tc_shape b, tc_shape want)
@@ -1382,7 +1369,7 @@ static void ch03_values_indices(int line, const char *what, int rc, tc_tensor *v
         ck_assert_int_eq(fn((x), (dim), false, &v_, &i_), -1);                       \
         ck_assert_ptr_null(v_);                                                      \
         ck_assert_ptr_null(i_);                                                      \
-        ch03_fails(__LINE__, #fn, NULL, expected);                                   \
+        testing_fails(__LINE__, #fn, NULL, expected);                                   \
     } while (0)
 
 START_TEST(test_sum)
@@ -2245,7 +2232,7 @@ static const char ch03_null_message[] = "tc: NULL argument, but no earlier call 
     do {                                                                      \
         FAILS(call, ch03_null_message);                                       \
         tc_fail("earlier failure");                                           \
-        ch03_fails(__LINE__, #call, (call), "earlier failure");               \
+        testing_fails(__LINE__, #call, (call), "earlier failure");               \
     } while (0)
 
 START_TEST(test_null_elementwise)

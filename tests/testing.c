@@ -1,0 +1,18 @@
+/* testing.c: helpers shared by the chapters' suites. */
+#include <check.h>
+#include <string.h>
+
+#include "testing.h"
+
+void testing_fails(int line, const char *what, tc_tensor *t, const char *expected)
+{
+    const char *e = tc_error();
+    bool failed = t == NULL;
+
+    tc_release(t);
+    ck_assert_msg(failed, "line %d: %s succeeded, expected \"%s\"", line, what, expected);
+    ck_assert_msg(e != NULL && strcmp(e, expected) == 0,
+                  "line %d: %s: message \"%s\", expected \"%s\"", line, what,
+                  e != NULL ? e : "(none)", expected);
+    tc_clear_error();
+}
