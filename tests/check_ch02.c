@@ -70,21 +70,8 @@ static void drain_pool(void)
         tc_release(pool[--pool_n]);
 }
 
-/* torch.arange(n.).view(shape), float32, n the number of elements. */
-static tc_tensor *grid(tc_shape shape)
-{
-    int64_t n = 1;
-    tc_tensor *flat, *t;
-
-    for (int64_t d = 0; d < shape.dim; d++)
-        n *= shape.sizes[d];
-    flat = tc_arange(0.0, (double)n, 1.0);
-    ck_assert_ptr_nonnull(flat);
-    t = tc_view(flat, shape);
-    tc_release(flat);
-    ck_assert_ptr_nonnull(t);
-    return t;
-}
+/* torch.arange(n.).view(shape), float32 (tests/testing.c). */
+static tc_tensor *grid(tc_shape shape) { return testing_grid(shape); }
 
 /* Advance a row-major index over sizes; false once it wraps to 0. */
 static bool next_index(int64_t dim, const int64_t *sizes, int64_t *index)

@@ -75,20 +75,7 @@ static void ch03_teardown(void)
 }
 
 /* torch.arange(n.).view(shape) (float32), kept. */
-static tc_tensor *ch03_grid(tc_shape shape)
-{
-    int64_t n = 1;
-    tc_tensor *flat, *t;
-
-    for (int64_t d = 0; d < shape.dim; d++)
-        n *= shape.sizes[d];
-    flat = tc_arange(0.0, (double)n, 1.0);
-    ck_assert_ptr_nonnull(flat);
-    t = tc_view(flat, shape);
-    tc_release(flat);
-    ck_assert_ptr_nonnull(t);
-    return K(t);
-}
+static tc_tensor *ch03_grid(tc_shape shape) { return K(testing_grid(shape)); }
 
 /* torch.arange(n).view(shape) (int64), kept. */
 static tc_tensor *ch03_igrid(tc_shape shape)

@@ -16,3 +16,18 @@ void testing_fails(int line, const char *what, tc_tensor *t, const char *expecte
                   e != NULL ? e : "(none)", expected);
     tc_clear_error();
 }
+
+tc_tensor *testing_grid(tc_shape shape)
+{
+    int64_t n = 1;
+    tc_tensor *flat, *t;
+
+    for (int64_t d = 0; d < shape.dim; d++)
+        n *= shape.sizes[d];
+    flat = tc_arange(0.0, (double)n, 1.0);
+    ck_assert_ptr_nonnull(flat);
+    t = tc_view(flat, shape);
+    tc_release(flat);
+    ck_assert_ptr_nonnull(t);
+    return t;
+}

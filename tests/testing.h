@@ -12,4 +12,8 @@ void testing_fails(int line, const char *what, tc_tensor *t, const char *expecte
 #define EXPECT_FAILS(call, expected) \
     testing_fails(__LINE__, #call, (tc_clear_error(), (call)), expected)
 
+/* torch.arange(n.).view(shape), float32, n the number of elements: a new
+   reference (the test fails if it cannot be made). */
+tc_tensor *testing_grid(tc_shape shape);
+
 #endif
