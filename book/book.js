@@ -3,8 +3,8 @@
 
    1. The language switch keeps the reader's place.  Headings and chunks
       have the same ids in both languages (book/lang.lua, book/weave.py),
-      so on a click the link gets the id of the heading or chunk at the
-      top of the window (or the page's #fragment).
+      so on a click the link gets the page's #fragment if that is still on
+      screen, else the id of the heading or chunk at the window's top.
    2. On the search page (an element #search-results), searches the index
       that search-index.js (book/searchindex.py) defines as BOOK_SEARCH:
       [[page, id, title, text], ...], one entry per section. */
@@ -13,14 +13,21 @@
   document.documentElement.classList.add('js');
 
   function placeId() {
+    // The #fragment, if its element is still on screen...
+    var h = location.hash &&
+      document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (h) {
+      var t = h.getBoundingClientRect().top;
+      if (t >= -10 && t < window.innerHeight) return h.id;
+    }
+    // ...else the last heading or chunk that starts above the window's top.
     var marks = document.querySelectorAll('h1[id], h2[id], h3[id], h4[id], div.chunk[id]');
     var best = null;
     for (var i = 0; i < marks.length; i++) {
       if (marks[i].getBoundingClientRect().top <= 80) best = marks[i];
       else break;
     }
-    if (best && best.tagName !== 'H1') return best.id;
-    return location.hash ? decodeURIComponent(location.hash.slice(1)) : '';
+    return best && best.tagName !== 'H1' ? best.id : '';
   }
 
   document.addEventListener('click', function (e) {

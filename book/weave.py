@@ -493,13 +493,16 @@ def c_definitions(code):
     code = strip_c(code)
     found = []
     found += re.findall(r'^[ \t]*#[ \t]*define[ \t]+(\w+)', code, re.M)
-    # Functions: `type name(args)` at column 0, then `{` before any `;`.
-    for m in re.finditer(r'^(?!return\b|if\b|else\b|typedef\b)'
-                         r'[A-Za-z_][\w \t\*]*?\b(\w+)[ \t]*\(', code, re.M):
-        rest = code[m.end():]
-        brace, semi = rest.find('{'), rest.find(';')
-        if brace != -1 and (semi == -1 or brace < semi) \
-                and m.group(1) not in C_KEYWORDS:
+    # Functions: `type name(args) {` with the type (or the name, when the
+    # type is on the line before) in column 0.
+    for m in re.finditer(r'^(?!return\b|if\b|else\b|typedef\b|#)'
+                         r'(?:[A-Za-z_][\w \t\*]*?[\s\*])?(\w+)[ \t]*\(',
+                         code, re.M):
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {'(': 1, ')': -1}.get(code[i], 0)
+            i += 1
+        if code[i:].lstrip().startswith('{') and m.group(1) not in C_KEYWORDS:
             found.append(m.group(1))
     # Tags: `struct name {` and the like.
     found += re.findall(r'\b(?:struct|union|enum)[ \t]+(\w+)\s*\{', code)
@@ -604,7 +607,7 @@ def chunk_defines(chunk, index):
 def glossary_page(chapters, path):
     """The glossary from a TSV (zh, en, first_use, note), or None when
     the file does not exist.  The English book lists the terms sorted by
-    their English, the Chinese book in the file's order."""
+    their English, the Chinese book in the file's order, with the notes."""
     if not path or not os.path.exists(path):
         return None
     with open(path, encoding='utf-8', newline='') as f:
@@ -625,16 +628,20 @@ def glossary_page(chapters, path):
         return md_escape(re.sub(r'\s+', ' ', (t or '').strip()))
 
     def table(lang, ordered):
+        # The notes are about Chinese usage: only the Chinese page has them.
         i = 0 if lang == 'en' else 1
         first, second = (('term-en', 'term-zh') if lang == 'en'
                          else ('term-zh', 'term-en'))
-        cols = [WORDS[first][i], WORDS[second][i], WORDS['first-use'][i],
-                WORDS['note'][i]]
-        lines = ['| %s |' % ' | '.join(cols), '|---|---|---|---|']
+        cols = [WORDS[first][i], WORDS[second][i], WORDS['first-use'][i]]
+        if lang == 'zh':
+            cols.append(WORDS['note'][i])
+        lines = ['| %s |' % ' | '.join(cols), '|%s' % ('---|' * len(cols))]
         for r in ordered:
             a, b = (r['en'], r['zh']) if lang == 'en' else (r['zh'], r['en'])
-            lines.append('| %s | %s | %s | %s |' % (
-                cell(a), cell(b), first_use(r), cell(r.get('note'))))
+            row = [cell(a), cell(b), first_use(r)]
+            if lang == 'zh':
+                row.append(cell(r.get('note')))
+            lines.append('| %s |' % ' | '.join(row))
         return '::: {lang=%s}\n%s\n:::\n\n' % (lang, '\n'.join(lines))
 
     return ''.join([
