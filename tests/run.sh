@@ -9,6 +9,8 @@
 #   tooling   tangle.sh's and the book tooling's own tests
 #   twins     every English passage has a current Chinese twin
 #   links     every link in the rendered books resolves
+#   browser   every page of both books in headless Chromium at 1280 and 390 px
+#             (book/browsercheck.py), and both EPUBs through epubcheck
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,7 +88,7 @@ done
 echo "== tooling and book"
 step "tangle.sh tests" tests/tooling/test_tangle.sh
 step "book tooling tests" tests/tooling/test_book.sh
-step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv)
+step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv) book/preface.md
 step "links in the HTML books" python3 book/checklinks.py build/book
 svg_well_formed() {
     local f
@@ -106,6 +108,17 @@ epub_links() {
     rm -rf "$dir"; return $s
 }
 step "links in the EPUBs" epub_links
+step "book in Chromium at 1280 and 390 px" python3 book/browsercheck.py build/book
+# epubcheck's jar run by java itself (the /usr/bin/epubcheck wrapper needs
+# binfmt_misc, which containers often lack); C1 only: it starts faster.
+epubcheck_all() {
+    local e s=0
+    for e in build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub; do
+        java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar /usr/share/java/epubcheck.jar -q "$e" || s=1
+    done
+    return $s
+}
+step "EPUBs pass epubcheck" epubcheck_all
 
 echo
 echo "unit tests (Check): $((checks - checks_failed)) passed, $checks_failed failed"
