@@ -262,7 +262,8 @@ t_htmlonly() {   # the preface's EPUB links are in the HTML, not in the EPUB
 t_search_index() {   # one entry per section, in each language
     grep -q '\["02-beta.html","the-sum-of-a-table","The sum of a table","The ⟨alpha helpers⟩ compute' "$TMP/html/en/search-index.js" &&
     grep -q '\["02-beta.html","the-sum-of-a-table","表格之和",' "$TMP/html/zh/search-index.js" &&
-    ! grep -q '"search.html"' "$TMP/html/en/search-index.js"
+    ! grep -q '"search.html"' "$TMP/html/en/search-index.js" &&
+    ! grep -q 'cdot' "$TMP/html/en/search-index.js"   # math: what it shows, not its TeX
 }
 t_in_browser() {   # computed styles, search, the language switch, for real
     local out
