@@ -55,7 +55,7 @@ WORDS = {
     'preface': ('Preface', '前言'),
     'defines': ('defines', '定义'),
     'defined-at': ('defined in', '定义于'),
-    'first-use': ('first used in', '首次出现于'),
+    'first-use': ('first used in', '首次出现'),
     'term-en': ('English', '英文'),
     'term-zh': ('Chinese', '中文'),
     'note': ('note', '说明'),
