@@ -37,9 +37,12 @@ ASAN   := $(foreach n,$(NUMS),build/asan/ch$(n)/check build/asan/ch$(n)/ch$(n))
 HTML   := $(foreach l,en zh,$(foreach p,index chunks $(PAGES),build/book/$(l)/$(p).html))
 EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub
 FIGS   := $(foreach n,$(FIGNUMS),build/book/fig/ch$(n).stamp)
-BOOK   := $(HTML) $(EPUB) build/book/book.css $(FIGS)
+# What each chapter program prints, its parts marked (`chNN --parts`), for
+# the output blocks of the book (book/answers.py).
+OUTS   := $(foreach n,$(filter 02,$(NUMS)),build/book/out/ch$(n).txt)
+BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/answers.css $(FIGS)
 
-.PHONY: all deps book check test bench golden clean help FORCE
+.PHONY: all deps book check test bench golden clean help pytorch-outputs FORCE
 
 all: $(BINS) book
 
@@ -54,6 +57,8 @@ help:
 	@echo 'make book       render the books only'
 	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run)'
 	@echo 'make golden     rewrite tests/golden/*.out from the binaries (read the diff!)'
+	@echo 'make pytorch-outputs   record what PyTorch prints for the Python lines of'
+	@echo '                the chapters (book/pytorch/*.out; needs torch, read the diff!)'
 	@echo 'make clean      remove build/'
 	@echo 'CC=clang make check   the same with clang'
 
@@ -118,10 +123,21 @@ $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),$(eval $(call demo_rule,$(n),$
 PANDOC_COMMON := -f markdown+east_asian_line_breaks --mathml --data-dir=book \
                  --lua-filter book/lang.lua
 
-build/book/md/.stamp: $(NW) $(TOC) book/weave.py | deps
+build/book/md/.stamp: $(NW) $(TOC) book/weave.py book/answers.py $(OUTS) \
+        $(wildcard book/pytorch/*.out) | deps
 	@mkdir -p $(@D)
-	/usr/lib/noweb/markup $(NW) | python3 book/weave.py --toc $(TOC) --outdir $(@D)
+	/usr/lib/noweb/markup $(NW) | python3 book/weave.py --toc $(TOC) --outdir $(@D) \
+	    --outputs build/book/out --pytorch book/pytorch
 	@touch $@
+
+# The output blocks show what the programs print, captured when the book is
+# built; addresses are normalised as for the golden files.
+build/book/out/ch%.txt: build/bin/ch% tests/normalize.sh
+	@mkdir -p $(@D)
+	set -o pipefail; build/bin/ch$* --parts | tests/normalize.sh > $@
+
+pytorch-outputs:
+	/usr/bin/python3 book/pytorch.py record
 
 # Figures are drawn by the chapter programs, so they never go stale.
 build/book/fig/ch%.stamp: build/bin/ch%
@@ -132,20 +148,24 @@ build/book/fig/ch%.stamp: build/bin/ch%
 build/book/en/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml $(FIGS)
 	@mkdir -p $(@D)
 	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
-	    --css ../book.css -M lang=en -o $@
+	    --css ../book.css --css ../answers.css -M lang=en -o $@
 
 build/book/zh/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml $(FIGS)
 	@mkdir -p $(@D)
 	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
-	    --css ../book.css -M lang=zh -o $@
+	    --css ../book.css --css ../answers.css -M lang=zh -o $@
 
 # Pages refer to figures as ../fig/NAME.svg, relative to build/book/en/.
-build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css $(FIGS)
+build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css book/answers.css $(FIGS)
 	pandoc $(foreach p,$(PAGES),build/book/md/$(p).md) build/book/md/chunks.md \
-	    $(PANDOC_COMMON) -t epub3 --css book/book.css -M lang=$* --resource-path=build/book/en \
+	    $(PANDOC_COMMON) -t epub3 --css book/book.css --css book/answers.css -M lang=$* --resource-path=build/book/en \
 	    --epub-chapter-level=1 --toc --toc-depth=2 -o $@
 
 build/book/book.css: book/book.css
+	@mkdir -p $(@D)
+	cp $< $@
+
+build/book/answers.css: book/answers.css
 	@mkdir -p $(@D)
 	cp $< $@
 

@@ -33,6 +33,8 @@ import re
 import sys
 from urllib.parse import quote
 
+import answers     # program output and numbered figures (book/answers.py)
+
 BOOK_TITLE = {'en': 'PyTorch internals, rebuilt in literate C',
               'zh': 'PyTorch 内部机制：用文学化 C 重建'}
 INTRO = {'en': 'How PyTorch stores, computes and differentiates tensors, '
@@ -373,11 +375,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--toc', required=True, help='chapters.tsv')
     ap.add_argument('--outdir', required=True, help='where .md files go')
+    ap.add_argument('--outputs', help='captured `chNN --parts` output (chNN.txt)')
+    ap.add_argument('--pytorch', help="PyTorch's recorded output (chNN.out)")
     args = ap.parse_args()
 
     chapters = read_toc(args.toc)
     read_markup(sys.stdin, chapters)
     defs, users = cross_reference(chapters)
+    for c in chapters:
+        if c.woven:
+            answers.apply(c, args.outputs, args.pytorch)
 
     os.makedirs(args.outdir, exist_ok=True)
     pages = {'index': index_page(chapters),
