@@ -3,7 +3,8 @@
 Usage: pandoc PAGE.md --lua-filter book/lang.lua -M lang=en   (or lang=zh)
 
   * Divs and Spans with a `lang` attribute other than the chosen one are
-    dropped; those of the chosen language are unwrapped.
+    dropped; those of the chosen language are unwrapped, except a Div with
+    classes (an aside, `::: {.aside lang=en}`), which stays a div.
   * The document's `lang` metadata becomes `en` or `zh-CN`, and its page
     title comes from the `title-en` / `title-zh` metadata fields.
   * Code blocks of class `nwcode` are syntax-highlighted as C, and their
@@ -58,7 +59,16 @@ local function select(el)
     end
     return nil
   end
-  if l == lang then return el.content end
+  if l == lang then
+    -- A classed div (`::: {.aside lang=en}`) keeps its box and classes;
+    -- a plain passage is unwrapped.
+    if el.t == 'Div' and #el.classes > 0 then
+      el.attributes.lang = nil
+      el.attributes.src = nil    -- the twin's hash, not a link
+      return el
+    end
+    return el.content
+  end
   return {}
 end
 
