@@ -39,7 +39,7 @@ EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.e
 FIGS   := $(foreach n,$(FIGNUMS),build/book/fig/ch$(n).stamp)
 # What each chapter program prints, its parts marked (`chNN --parts`), for
 # the output blocks of the book (book/answers.py).
-OUTS   := $(foreach n,$(filter-out 01,$(NUMS)),build/book/out/ch$(n).txt)
+OUTS   := $(foreach n,$(NUMS),build/book/out/ch$(n).txt)
 BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/answers.css $(FIGS)
 
 .PHONY: all deps book check test bench golden clean help pytorch-outputs FORCE
