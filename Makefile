@@ -41,9 +41,13 @@ HTML   := $(foreach l,en zh,$(foreach p,index search $(BACK) $(PAGES),build/book
 EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub
 FIGS   := $(foreach n,$(FIGNUMS),build/book/fig/ch$(n).stamp)
 SEARCH := build/book/en/search-index.js build/book/zh/search-index.js
-BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/book.js $(SEARCH) $(FIGS)
+# What each chapter program prints, its parts marked (`chNN --parts`), for
+# the output blocks of the book (book/answers.py).
+OUTS   := $(foreach n,$(NUMS),build/book/out/ch$(n).txt)
+BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/answers.css build/book/book.js \
+          $(SEARCH) $(FIGS)
 
-.PHONY: all deps book browsercheck check test bench golden clean help FORCE
+.PHONY: all deps book browsercheck check test bench golden clean help pytorch-outputs FORCE
 
 all: $(BINS) book
 
@@ -60,6 +64,8 @@ help:
 	@echo '                and run epubcheck on the EPUBs (also part of check and test)'
 	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run)'
 	@echo 'make golden     rewrite tests/golden/*.out from the binaries (read the diff!)'
+	@echo 'make pytorch-outputs   record what PyTorch prints for the Python lines of'
+	@echo '                the chapters (book/pytorch/*.out; needs torch, read the diff!)'
 	@echo 'make clean      remove build/'
 	@echo 'CC=clang make check   the same with clang'
 
@@ -124,13 +130,24 @@ $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),$(eval $(call demo_rule,$(n),$
 PANDOC_COMMON := -f markdown+east_asian_line_breaks --mathml --data-dir=book \
                  --lua-filter book/lang.lua
 
-WEAVE_INPUTS := book/preface.md book/plan.tsv $(GLOSSARY)
+WEAVE_INPUTS := book/preface.md book/plan.tsv $(GLOSSARY) book/answers.py $(OUTS) \
+                $(wildcard book/pytorch/*.out)
 
 build/book/md/.stamp: $(NW) $(TOC) book/weave.py $(WEAVE_INPUTS) | deps
 	@mkdir -p $(@D)
 	/usr/lib/noweb/markup $(NW) | python3 book/weave.py --toc $(TOC) --outdir $(@D) \
-	    --plan book/plan.tsv --preface book/preface.md --glossary book/glossary.tsv
+	    --plan book/plan.tsv --preface book/preface.md --glossary book/glossary.tsv \
+	    --outputs build/book/out --pytorch book/pytorch
 	@touch $@
+
+# The output blocks show what the programs print, captured when the book is
+# built; addresses are normalised as for the golden files.
+build/book/out/ch%.txt: build/bin/ch% tests/normalize.sh
+	@mkdir -p $(@D)
+	set -o pipefail; build/bin/ch$* --parts | tests/normalize.sh > $@
+
+pytorch-outputs:
+	/usr/bin/python3 book/pytorch.py record
 
 # Figures are drawn by the chapter programs, so they never go stale.
 build/book/fig/ch%.stamp: build/bin/ch%
@@ -143,12 +160,12 @@ HTML_DEPS := build/book/md/.stamp book/lang.lua book/translations/zh.yaml book/h
 build/book/en/%.html: $(HTML_DEPS)
 	@mkdir -p $(@D)
 	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
-	    --css ../book.css -H book/head.html -M lang=en -o $@
+	    --css ../book.css --css ../answers.css -H book/head.html -M lang=en -o $@
 
 build/book/zh/%.html: $(HTML_DEPS)
 	@mkdir -p $(@D)
 	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
-	    --css ../book.css -H book/head.html -M lang=zh -o $@
+	    --css ../book.css --css ../answers.css -H book/head.html -M lang=zh -o $@
 
 # The search index of each language, read by search.html with <script src>.
 build/book/%/search-index.js: book/searchindex.py $(filter-out %/search.html,$(HTML))
@@ -156,9 +173,10 @@ build/book/%/search-index.js: book/searchindex.py $(filter-out %/search.html,$(H
 
 # Pages refer to figures as ../fig/NAME.svg, relative to build/book/en/.
 # The EPUB: the preface (front.md), the chapters, the back matter.
-build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css $(FIGS)
+build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css book/answers.css $(FIGS)
 	pandoc build/book/md/front.md $(foreach p,$(PAGES) $(BACK),build/book/md/$(p).md) \
-	    $(PANDOC_COMMON) -t epub3 --css book/book.css -M lang=$* --resource-path=build/book/en \
+	    $(PANDOC_COMMON) -t epub3 --css book/book.css --css book/answers.css -M lang=$* \
+	    --resource-path=build/book/en \
 	    --epub-chapter-level=1 --toc --toc-depth=2 -o $@
 
 build/book/book.css: book/book.css
@@ -166,6 +184,10 @@ build/book/book.css: book/book.css
 	cp $< $@
 
 build/book/book.js: book/book.js
+	@mkdir -p $(@D)
+	cp $< $@
+
+build/book/answers.css: book/answers.css
 	@mkdir -p $(@D)
 	cp $< $@
 

@@ -34,7 +34,9 @@ the pair whose English (or Chinese) passage starts at or contains line N.
 
 Code chunks (from a line `<<name>>=` to a line that is `@` or starts with
 `@ `) are skipped.  In documentation only blank lines may stand outside a
-passage, and passages may not contain nested divs.
+passage, and passages may not contain nested divs.  A div of class
+`output` (`::: {.output program=chNN part=NAME}`, see book/answers.py) has
+no language and needs no twin.
 """
 
 import hashlib
@@ -72,6 +74,7 @@ class Passage:
         self.attrs = attrs          # dict, e.g. {'lang': 'zh', 'src': '..'}
         self.body = []              # lines between opener and closer
         self.twin = None            # en -> its zh twin, zh -> its en
+        self.neutral = False        # a div of no language (class output)
 
     @property
     def lang(self):
@@ -135,6 +138,8 @@ def parse(lines):
         attrs = {k: (v1 if v1 else v2)
                  for k, v1, v2 in ATTR_RE.findall(m.group(2))}
         current = Passage(n, attrs)
+        # An output div (book/answers.py) is language-neutral.
+        current.neutral = re.search(r'(^|\s)\.output(\s|$)', m.group(2)) is not None
         if current.lang == 'zh' and prev is not None and prev.lang == 'en' \
                 and prev.twin is None:
             current.twin, prev.twin = prev, current
@@ -165,7 +170,7 @@ def check_file(path):
                 problems.append((p.start, 'stale translation: English '
                                  'passage at line %d changed (src=%s, now %s)'
                                  % (p.twin.start, p.attrs['src'], now)))
-        elif p.lang not in ('en', 'zh'):
+        elif p.lang not in ('en', 'zh') and not p.neutral:
             problems.append((p.start, 'div without lang=en or lang=zh'))
     return ['%s:%d: %s' % (path, n, msg) for n, msg in sorted(problems)]
 

@@ -37,6 +37,8 @@ import re
 import sys
 from urllib.parse import quote
 
+import answers     # program output and numbered figures (book/answers.py)
+
 BOOK_TITLE = {'en': 'PyTorch internals, rebuilt in literate C',
               'zh': 'PyTorch 内部机制：用文学化 C 重建'}
 # Short words used on every page, in both languages.
@@ -699,11 +701,16 @@ def main():
     ap.add_argument('--preface', help='the preface (book/preface.md)')
     ap.add_argument('--glossary', help='the glossary (book/glossary.tsv); '
                     'no page if the file does not exist')
+    ap.add_argument('--outputs', help='captured `chNN --parts` output (chNN.txt)')
+    ap.add_argument('--pytorch', help="PyTorch's recorded output (chNN.out)")
     args = ap.parse_args()
 
     chapters = read_toc(args.toc)
     read_markup(sys.stdin, chapters)
     defs, users = cross_reference(chapters)
+    for c in chapters:
+        if c.woven:
+            answers.apply(c, args.outputs, args.pytorch)
     index = identifier_index(chapters)
     CHUNK_EXTRA.append(lambda chunk: chunk_defines(chunk, index))
     if args.glossary and os.path.exists(args.glossary):

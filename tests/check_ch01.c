@@ -154,19 +154,6 @@ static bool contiguous_with(int64_t dim, const int64_t *sizes, const int64_t *st
     return result;
 }
 
-static bool dense_with(int64_t dim, const int64_t *sizes, const int64_t *strides)
-{
-    tc_storage *s = scratch_storage();
-    tc_tensor *t = tc_tensor_over(s, TC_FLOAT32, dim, sizes, strides, 0);
-    bool result;
-
-    tc_storage_release(s);
-    ck_assert_ptr_nonnull(t);
-    result = tc_is_non_overlapping_and_dense(t);
-    tc_release(t);
-    return result;
-}
-
 /* The strides of empty_like of a tensor with this layout, into out;
    returns the result's dim, or -1 if empty_like failed. No assertion
    fires before everything is released. */
@@ -723,45 +710,6 @@ START_TEST(test_shape_is_contiguous)
 }
 END_TEST
 
-START_TEST(test_shape_is_non_overlapping_and_dense)
-{
-    /* torch._prims_common.is_non_overlapping_and_dense(
-           torch.empty_strided(sizes, strides)) */
-    ck_assert(dense_with(2, SIZES(2, 3), SIZES(3, 1)));               /* True */
-    ck_assert(dense_with(2, SIZES(3, 2), SIZES(1, 3)));               /* True */
-    ck_assert(!dense_with(2, SIZES(4, 3), SIZES(6, 2)));              /* False */
-    ck_assert(!dense_with(2, SIZES(2, 3), SIZES(0, 1)));              /* False */
-    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(3, 100, 1)));       /* True */
-    ck_assert(!dense_with(1, SIZES(3), SIZES(2)));                    /* False */
-    ck_assert(dense_with(1, SIZES(3), SIZES(1)));                     /* True */
-    ck_assert(dense_with(1, SIZES(1), SIZES(5)));                     /* True */
-    ck_assert(!dense_with(2, SIZES(2, 2), SIZES(1, 1)));              /* False */
-    ck_assert(dense_with(3, SIZES(2, 3, 4), SIZES(1, 8, 2)));         /* True */
-    ck_assert(dense_with(0, NULL, NULL));                             /* True */
-    ck_assert(!dense_with(2, SIZES(4, 3), SIZES(1, 8)));              /* False */
-    ck_assert(dense_with(2, SIZES(3, 0), SIZES(1, 1)));               /* True */
-    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(1, 7, 2)));         /* True */
-    ck_assert(!dense_with(2, SIZES(4, 1), SIZES(2, 1)));              /* False */
-}
-END_TEST
-
-START_TEST(test_shape_dense_zero_size)
-{
-    /* A zero-size tensor is contiguous, hence non-overlapping and dense, in
-       PyTorch whatever its strides:
-       torch._prims_common.is_non_overlapping_and_dense(
-           torch.empty_strided((0, 3), (5, 7))) == True
-       torch.empty_strided((3, 0), (2, 1)) likewise. */
-    bool a = dense_with(2, SIZES(0, 3), SIZES(5, 7));
-    bool b = dense_with(2, SIZES(3, 0), SIZES(2, 1));
-    bool c = dense_with(3, SIZES(5, 0, 3), SIZES(1, 1, 20));
-
-    ck_assert(a);
-    ck_assert(b);
-    ck_assert(c);
-}
-END_TEST
-
 START_TEST(test_shape_data_ptr)
 {
     tc_tensor *d = tc_empty(TC_SHAPE(10), TC_FLOAT64);
@@ -1134,125 +1082,6 @@ START_TEST(test_like_shape_dtype_values)
     tc_release(f);
     tc_release(d);
     tc_release(ds);
-}
-END_TEST
-
-START_TEST(test_like_preserves_dense_strides)
-{
-    tc_tensor *t = transposed_arange6(TC_FLOAT32);
-    tc_tensor *e = tc_empty_like(t);
-    tc_tensor *z = tc_zeros_like(t);
-    tc_tensor *o = tc_ones_like(t);
-    tc_tensor *f = tc_full_like(t, 2.5);
-
-    /* torch.empty_like(torch.empty(2, 3).t()).stride() == (1, 3);
-       zeros_like, ones_like, full_like likewise */
-    ASSERT_SIZES(e, 3, 2);
-    ASSERT_STRIDES(e, 1, 3);
-    ASSERT_STRIDES(z, 1, 3);
-    ASSERT_STRIDES(o, 1, 3);
-    ASSERT_STRIDES(f, 1, 3);
-    ck_assert_int_eq(e->storage_offset, 0);
-    ck_assert_uint_eq(e->storage->nbytes, 6 * sizeof(float));
-    for (int64_t r = 0; r < 3; r++)
-        for (int64_t c = 0; c < 2; c++) {
-            ck_assert(get(z, IDX(r, c)) == 0.0);
-            ck_assert(get(o, IDX(r, c)) == 1.0);
-            ck_assert(get(f, IDX(r, c)) == 2.5);
-        }
-    tc_release(t);
-    tc_release(e);
-    tc_release(z);
-    tc_release(o);
-    tc_release(f);
-}
-END_TEST
-
-START_TEST(test_like_non_dense_row_major)
-{
-    tc_tensor *base = tc_arange(0.0, 24.0, 1.0);
-    /* torch.empty(4, 6)[:, ::2]: sizes (4, 3), strides (6, 2), offset 0 */
-    tc_tensor *t = over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
-    tc_tensor *e = tc_empty_like(t);
-    tc_tensor *o = tc_ones_like(t);
-    tc_tensor *x = over(base, 2, SIZES(2, 3), SIZES(0, 1), 1);    /* expanded */
-    tc_tensor *xe = tc_zeros_like(x);
-    int64_t st[TC_MAX_DIMS];
-
-    /* torch.empty_like(torch.empty(4, 6)[:, ::2]).stride() == (3, 1) */
-    ASSERT_SIZES(e, 4, 3);
-    ASSERT_STRIDES(e, 3, 1);
-    ASSERT_STRIDES(o, 3, 1);
-    ck_assert(get(o, IDX(3, 2)) == 1.0);
-    /* torch.empty_like(torch.empty_strided((2, 3), (0, 1))).stride() == (3, 1) */
-    ASSERT_STRIDES(xe, 3, 1);
-    ck_assert(get(xe, IDX(1, 2)) == 0.0);
-    /* torch.empty_like(torch.empty_strided(sizes, strides)).stride(): */
-    ck_assert_int_eq(empty_like_strides(1, SIZES(3), SIZES(2), st), 1);          /* (1,) */
-    ck_assert_int_eq(st[0], 1);
-    ck_assert_int_eq(empty_like_strides(2, SIZES(2, 2), SIZES(1, 1), st), 2);    /* (2, 1) */
-    ck_assert_int_eq(st[0], 2);
-    ck_assert_int_eq(st[1], 1);
-    ck_assert_int_eq(empty_like_strides(3, SIZES(2, 1, 3), SIZES(3, 100, 1), st), 3);
-    ck_assert_int_eq(st[0], 3);                                                   /* (3, 100, 1) */
-    ck_assert_int_eq(st[1], 100);
-    ck_assert_int_eq(st[2], 1);
-    ck_assert_int_eq(empty_like_strides(1, SIZES(1), SIZES(5), st), 1);          /* (5,) */
-    ck_assert_int_eq(st[0], 5);
-    ck_assert_int_eq(empty_like_strides(3, SIZES(2, 3, 4), SIZES(1, 8, 2), st), 3);
-    ck_assert_int_eq(st[0], 1);                                                   /* (1, 8, 2) */
-    ck_assert_int_eq(st[1], 8);
-    ck_assert_int_eq(st[2], 2);
-    ck_assert_int_eq(empty_like_strides(0, NULL, NULL, st), 0);                  /* () */
-    tc_release(base);
-    tc_release(t);
-    tc_release(e);
-    tc_release(o);
-    tc_release(x);
-    tc_release(xe);
-}
-END_TEST
-
-/* A layout and the strides torch.empty_like(torch.empty_strided(sizes,
-   strides)).stride() gives it in PyTorch 1.13. */
-typedef struct {
-    int64_t dim, sizes[3], strides[3], like[3];
-} layout_case;
-
-static const layout_case non_dense_cases[] = {
-    { 2, { 4, 3 }, { 1, 8 }, { 1, 4 } },
-    { 2, { 3, 4 }, { 2, 6 }, { 1, 3 } },
-    { 2, { 4, 3 }, { 6, 2 }, { 3, 1 } },
-    { 2, { 2, 3 }, { 0, 1 }, { 3, 1 } },
-    { 2, { 2, 2 }, { 1, 1 }, { 2, 1 } },
-    { 1, { 3 }, { 2 }, { 1 } },
-    { 3, { 2, 3, 4 }, { 0, 1, 0 }, { 12, 4, 1 } },
-    { 2, { 3, 2 }, { 1, 1 }, { 2, 1 } },
-    { 3, { 2, 3, 4 }, { 24, 1, 6 }, { 12, 1, 3 } },
-    { 2, { 2, 3 }, { 3, 0 }, { 3, 1 } },
-    { 2, { 4, 1 }, { 2, 1 }, { 1, 1 } },
-};
-
-START_TEST(test_like_non_dense_keeps_permutation)
-{
-    /* PyTorch 1.13's preserve_format gives a non-dense input dense strides in
-       the input's own dimension order (infer_dense_strides), e.g.
-       torch.empty_like(torch.empty(6, 4)[::2].t()).stride() == (1, 4). */
-    for (size_t k = 0; k < sizeof non_dense_cases / sizeof non_dense_cases[0]; k++) {
-        const layout_case *c = &non_dense_cases[k];
-        int64_t got[TC_MAX_DIMS] = { 0 }, inferred[TC_MAX_DIMS] = { 0 };
-        int64_t n = empty_like_strides(c->dim, c->sizes, c->strides, got);
-
-        ck_assert_msg(!dense_with(c->dim, c->sizes, c->strides), "case %zu is not dense", k);
-        tc_infer_dense_strides(c->dim, c->sizes, c->strides, inferred);
-        ck_assert_int_eq(n, c->dim);
-        for (int64_t d = 0; d < c->dim; d++) {
-            ck_assert_msg(got[d] == c->like[d], "case %zu: empty_like stride[%lld] = %lld, want %lld",
-                          k, (long long)d, (long long)got[d], (long long)c->like[d]);
-            ck_assert_msg(inferred[d] == c->like[d], "case %zu: inferred stride[%lld] = %lld, want %lld",
-                          k, (long long)d, (long long)inferred[d], (long long)c->like[d]);
-        }
-    }
 }
 END_TEST
 
@@ -2146,8 +1975,6 @@ Suite *suite_ch01(void)
     tcase_add_test(tc, test_shape_dtypes);
     tcase_add_test(tc, test_shape_contiguous_strides);
     tcase_add_test(tc, test_shape_is_contiguous);
-    tcase_add_test(tc, test_shape_is_non_overlapping_and_dense);
-    tcase_add_test(tc, test_shape_dense_zero_size);
     tcase_add_test(tc, test_shape_data_ptr);
     tcase_add_test(tc, test_shape_storage_extent);
     suite_add_tcase(s, tc);
@@ -2177,9 +2004,6 @@ Suite *suite_ch01(void)
 
     tc = tcase("like");
     tcase_add_test(tc, test_like_shape_dtype_values);
-    tcase_add_test(tc, test_like_preserves_dense_strides);
-    tcase_add_test(tc, test_like_non_dense_row_major);
-    tcase_add_test(tc, test_like_non_dense_keeps_permutation);
     tcase_add_test(tc, test_like_zero_size_keeps_strides);
     suite_add_tcase(s, tc);
 

@@ -1,7 +1,8 @@
 /* check_ch02.c: the Check suite of chapter 2 (views and strides: transpose,
    permute, narrow, select, slices, expand, squeeze, unsqueeze, flatten,
    diagonal, unfold, as_strided, view and reshape of strided tensors,
-   contiguous, clone, copy_ and its overlap checks).
+   contiguous, clone, the layout of *_like results, copy_ and its overlap
+   checks).
 
    Every expected size, stride, storage offset, value and message below was
    obtained from PyTorch 1.13 (/usr/bin/python3 -c "import torch; ..."), not
@@ -2850,6 +2851,291 @@ START_TEST(test_property_random_view_chains)
 }
 END_TEST
 
+/* ------------------------------------ laid out like the input (*_like) */
+
+/* These tests came from chapter 1's suite when the full *_like layout rule
+   moved to chapter 2. They build layouts directly with tc_tensor_over, as
+   torch.empty_strided does in the Python expressions quoted. */
+
+#define SIZES(...) ((const int64_t[]){ __VA_ARGS__ })
+#define IDX(...) ((const int64_t[]){ __VA_ARGS__ })
+
+#define ASSERT_STRIDES(t, ...)                                             \
+    do {                                                                   \
+        const int64_t want_[] = { __VA_ARGS__ };                           \
+        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
+        ck_assert_int_eq((t)->dim, n_);                                    \
+        for (int64_t d_ = 0; d_ < n_; d_++)                                \
+            ck_assert_int_eq((t)->strides[d_], want_[d_]);                 \
+    } while (0)
+
+#define ASSERT_SIZES(t, ...)                                               \
+    do {                                                                   \
+        const int64_t want_[] = { __VA_ARGS__ };                           \
+        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
+        ck_assert_int_eq((t)->dim, n_);                                    \
+        for (int64_t d_ = 0; d_ < n_; d_++)                                \
+            ck_assert_int_eq((t)->sizes[d_], want_[d_]);                   \
+    } while (0)
+
+static double get(const tc_tensor *t, const int64_t *index)
+{
+    double value = -12345.0;
+
+    ck_assert_int_eq(tc_get(t, index, &value), 0);
+    return value;
+}
+
+/* A header over base's storage with the given layout. */
+static tc_tensor *over(const tc_tensor *base, int64_t dim, const int64_t *sizes,
+                       const int64_t *strides, int64_t offset)
+{
+    return tc_tensor_over(base->storage, base->dtype, dim, sizes, strides, offset);
+}
+
+/* torch.arange(6.).view(2, 3).t() (float32) or torch.arange(6).view(2, 3).t()
+   (int64): sizes (3, 2), strides (1, 3). */
+static tc_tensor *transposed_arange6(tc_dtype dtype)
+{
+    tc_tensor *base = dtype == TC_INT64 ? tc_arange(0, 6, 1) : tc_arange(0.0, 6.0, 1.0);
+    tc_tensor *t;
+
+    ck_assert_ptr_nonnull(base);
+    t = over(base, 2, SIZES(3, 2), SIZES(1, 3), 0);
+    tc_release(base);
+    return t;
+}
+
+static tc_storage *scratch_storage(void)
+{
+    tc_storage *storage = tc_storage_new(1024 * sizeof(float));
+
+    ck_assert_ptr_nonnull(storage);
+    return storage;
+}
+
+/* The strides of empty_like of a tensor with this layout, into out;
+   returns the result's dim, or -1 if empty_like failed. */
+static int64_t empty_like_strides(int64_t dim, const int64_t *sizes,
+                                  const int64_t *strides, int64_t *out)
+{
+    tc_storage *storage = scratch_storage();
+    tc_tensor *t = tc_tensor_over(storage, TC_FLOAT32, dim, sizes, strides, 0);
+    tc_tensor *like = tc_empty_like(t);
+    int64_t result = -1;
+
+    if (like != NULL) {
+        result = like->dim;
+        memcpy(out, like->strides, (size_t)like->dim * sizeof(int64_t));
+    }
+    tc_release(like);
+    tc_release(t);
+    tc_storage_release(storage);
+    return result;
+}
+
+static bool dense_with(int64_t dim, const int64_t *sizes, const int64_t *strides)
+{
+    tc_storage *s = scratch_storage();
+    tc_tensor *t = tc_tensor_over(s, TC_FLOAT32, dim, sizes, strides, 0);
+    bool result;
+
+    tc_storage_release(s);
+    ck_assert_ptr_nonnull(t);
+    result = tc_is_non_overlapping_and_dense(t);
+    tc_release(t);
+    return result;
+}
+
+START_TEST(test_shape_is_non_overlapping_and_dense)
+{
+    /* torch._prims_common.is_non_overlapping_and_dense(
+           torch.empty_strided(sizes, strides)) */
+    ck_assert(dense_with(2, SIZES(2, 3), SIZES(3, 1)));               /* True */
+    ck_assert(dense_with(2, SIZES(3, 2), SIZES(1, 3)));               /* True */
+    ck_assert(!dense_with(2, SIZES(4, 3), SIZES(6, 2)));              /* False */
+    ck_assert(!dense_with(2, SIZES(2, 3), SIZES(0, 1)));              /* False */
+    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(3, 100, 1)));       /* True */
+    ck_assert(!dense_with(1, SIZES(3), SIZES(2)));                    /* False */
+    ck_assert(dense_with(1, SIZES(3), SIZES(1)));                     /* True */
+    ck_assert(dense_with(1, SIZES(1), SIZES(5)));                     /* True */
+    ck_assert(!dense_with(2, SIZES(2, 2), SIZES(1, 1)));              /* False */
+    ck_assert(dense_with(3, SIZES(2, 3, 4), SIZES(1, 8, 2)));         /* True */
+    ck_assert(dense_with(0, NULL, NULL));                             /* True */
+    ck_assert(!dense_with(2, SIZES(4, 3), SIZES(1, 8)));              /* False */
+    ck_assert(dense_with(2, SIZES(3, 0), SIZES(1, 1)));               /* True */
+    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(1, 7, 2)));         /* True */
+    ck_assert(!dense_with(2, SIZES(4, 1), SIZES(2, 1)));              /* False */
+}
+END_TEST
+
+START_TEST(test_shape_dense_zero_size)
+{
+    /* A zero-size tensor is contiguous, hence non-overlapping and dense, in
+       PyTorch whatever its strides:
+       torch._prims_common.is_non_overlapping_and_dense(
+           torch.empty_strided((0, 3), (5, 7))) == True
+       torch.empty_strided((3, 0), (2, 1)) likewise. */
+    bool a = dense_with(2, SIZES(0, 3), SIZES(5, 7));
+    bool b = dense_with(2, SIZES(3, 0), SIZES(2, 1));
+    bool c = dense_with(3, SIZES(5, 0, 3), SIZES(1, 1, 20));
+
+    ck_assert(a);
+    ck_assert(b);
+    ck_assert(c);
+}
+END_TEST
+
+START_TEST(test_like_preserves_dense_strides)
+{
+    tc_tensor *t = transposed_arange6(TC_FLOAT32);
+    tc_tensor *e = tc_empty_like(t);
+    tc_tensor *z = tc_zeros_like(t);
+    tc_tensor *o = tc_ones_like(t);
+    tc_tensor *f = tc_full_like(t, 2.5);
+
+    /* torch.empty_like(torch.empty(2, 3).t()).stride() == (1, 3);
+       zeros_like, ones_like, full_like likewise */
+    ASSERT_SIZES(e, 3, 2);
+    ASSERT_STRIDES(e, 1, 3);
+    ASSERT_STRIDES(z, 1, 3);
+    ASSERT_STRIDES(o, 1, 3);
+    ASSERT_STRIDES(f, 1, 3);
+    ck_assert_int_eq(e->storage_offset, 0);
+    ck_assert_uint_eq(e->storage->nbytes, 6 * sizeof(float));
+    for (int64_t r = 0; r < 3; r++)
+        for (int64_t c = 0; c < 2; c++) {
+            ck_assert(get(z, IDX(r, c)) == 0.0);
+            ck_assert(get(o, IDX(r, c)) == 1.0);
+            ck_assert(get(f, IDX(r, c)) == 2.5);
+        }
+    tc_release(t);
+    tc_release(e);
+    tc_release(z);
+    tc_release(o);
+    tc_release(f);
+}
+END_TEST
+
+START_TEST(test_like_non_dense_row_major)
+{
+    tc_tensor *base = tc_arange(0.0, 24.0, 1.0);
+    /* torch.empty(4, 6)[:, ::2]: sizes (4, 3), strides (6, 2), offset 0 */
+    tc_tensor *t = over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
+    tc_tensor *e = tc_empty_like(t);
+    tc_tensor *o = tc_ones_like(t);
+    tc_tensor *x = over(base, 2, SIZES(2, 3), SIZES(0, 1), 1);    /* expanded */
+    tc_tensor *xe = tc_zeros_like(x);
+    int64_t st[TC_MAX_DIMS];
+
+    /* torch.empty_like(torch.empty(4, 6)[:, ::2]).stride() == (3, 1) */
+    ASSERT_SIZES(e, 4, 3);
+    ASSERT_STRIDES(e, 3, 1);
+    ASSERT_STRIDES(o, 3, 1);
+    ck_assert(get(o, IDX(3, 2)) == 1.0);
+    /* torch.empty_like(torch.empty_strided((2, 3), (0, 1))).stride() == (3, 1) */
+    ASSERT_STRIDES(xe, 3, 1);
+    ck_assert(get(xe, IDX(1, 2)) == 0.0);
+    /* torch.empty_like(torch.empty_strided(sizes, strides)).stride(): */
+    ck_assert_int_eq(empty_like_strides(1, SIZES(3), SIZES(2), st), 1);          /* (1,) */
+    ck_assert_int_eq(st[0], 1);
+    ck_assert_int_eq(empty_like_strides(2, SIZES(2, 2), SIZES(1, 1), st), 2);    /* (2, 1) */
+    ck_assert_int_eq(st[0], 2);
+    ck_assert_int_eq(st[1], 1);
+    ck_assert_int_eq(empty_like_strides(3, SIZES(2, 1, 3), SIZES(3, 100, 1), st), 3);
+    ck_assert_int_eq(st[0], 3);                                                   /* (3, 100, 1) */
+    ck_assert_int_eq(st[1], 100);
+    ck_assert_int_eq(st[2], 1);
+    ck_assert_int_eq(empty_like_strides(1, SIZES(1), SIZES(5), st), 1);          /* (5,) */
+    ck_assert_int_eq(st[0], 5);
+    ck_assert_int_eq(empty_like_strides(3, SIZES(2, 3, 4), SIZES(1, 8, 2), st), 3);
+    ck_assert_int_eq(st[0], 1);                                                   /* (1, 8, 2) */
+    ck_assert_int_eq(st[1], 8);
+    ck_assert_int_eq(st[2], 2);
+    ck_assert_int_eq(empty_like_strides(0, NULL, NULL, st), 0);                  /* () */
+    tc_release(base);
+    tc_release(t);
+    tc_release(e);
+    tc_release(o);
+    tc_release(x);
+    tc_release(xe);
+}
+END_TEST
+
+/* A layout and the strides torch.empty_like(torch.empty_strided(sizes,
+   strides)).stride() gives it in PyTorch 1.13. */
+typedef struct {
+    int64_t dim, sizes[3], strides[3], like[3];
+} layout_case;
+
+static const layout_case non_dense_cases[] = {
+    { 2, { 4, 3 }, { 1, 8 }, { 1, 4 } },
+    { 2, { 3, 4 }, { 2, 6 }, { 1, 3 } },
+    { 2, { 4, 3 }, { 6, 2 }, { 3, 1 } },
+    { 2, { 2, 3 }, { 0, 1 }, { 3, 1 } },
+    { 2, { 2, 2 }, { 1, 1 }, { 2, 1 } },
+    { 1, { 3 }, { 2 }, { 1 } },
+    { 3, { 2, 3, 4 }, { 0, 1, 0 }, { 12, 4, 1 } },
+    { 2, { 3, 2 }, { 1, 1 }, { 2, 1 } },
+    { 3, { 2, 3, 4 }, { 24, 1, 6 }, { 12, 1, 3 } },
+    { 2, { 2, 3 }, { 3, 0 }, { 3, 1 } },
+    { 2, { 4, 1 }, { 2, 1 }, { 1, 1 } },
+};
+
+START_TEST(test_like_non_dense_keeps_permutation)
+{
+    /* PyTorch 1.13's preserve_format gives a non-dense input dense strides in
+       the input's own dimension order (infer_dense_strides), e.g.
+       torch.empty_like(torch.empty(6, 4)[::2].t()).stride() == (1, 4). */
+    for (size_t k = 0; k < sizeof non_dense_cases / sizeof non_dense_cases[0]; k++) {
+        const layout_case *c = &non_dense_cases[k];
+        int64_t got[TC_MAX_DIMS] = { 0 }, inferred[TC_MAX_DIMS] = { 0 };
+        int64_t n = empty_like_strides(c->dim, c->sizes, c->strides, got);
+
+        ck_assert_msg(!dense_with(c->dim, c->sizes, c->strides), "case %zu is not dense", k);
+        tc_infer_dense_strides(c->dim, c->sizes, c->strides, inferred);
+        ck_assert_int_eq(n, c->dim);
+        for (int64_t d = 0; d < c->dim; d++) {
+            ck_assert_msg(got[d] == c->like[d], "case %zu: empty_like stride[%lld] = %lld, want %lld",
+                          k, (long long)d, (long long)got[d], (long long)c->like[d]);
+            ck_assert_msg(inferred[d] == c->like[d], "case %zu: inferred stride[%lld] = %lld, want %lld",
+                          k, (long long)d, (long long)inferred[d], (long long)c->like[d]);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_like_add_scalar_keeps_layout)
+{
+    /* The result of chapter 1's add_scalar is made by empty_like:
+       x = torch.arange(6).view(2, 3).t()
+       (x + 10).stride() == (1, 3), (x + 0.5).stride() == (1, 3), float32;
+       (torch.arange(24.).view(4, 6)[:, ::2] + 1).stride() == (3, 1) */
+    tc_tensor *ti = transposed_arange6(TC_INT64);
+    tc_tensor *a = tc_add_scalar(ti, 10);
+    tc_tensor *b = tc_add_scalar(ti, 0.5);
+    tc_tensor *base = tc_arange(0.0, 24.0, 1.0);
+    tc_tensor *gaps = over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
+    tc_tensor *c = tc_add_scalar(gaps, 1);
+
+    ASSERT_STRIDES(a, 1, 3);
+    ASSERT_STRIDES(b, 1, 3);
+    ck_assert_int_eq(b->dtype, TC_FLOAT32);
+    ASSERT_STRIDES(c, 3, 1);
+    /* values: x + 10 == [[10, 13], [11, 14], [12, 15]]; gaps + 1 at [3, 2] is 23 */
+    ck_assert(get(a, IDX(0, 1)) == 13.0);
+    ck_assert(get(a, IDX(2, 0)) == 12.0);
+    ck_assert(get(b, IDX(1, 1)) == 4.5);
+    ck_assert(get(c, IDX(3, 2)) == 23.0);
+    tc_release(ti);
+    tc_release(a);
+    tc_release(b);
+    tc_release(base);
+    tc_release(gaps);
+    tc_release(c);
+}
+END_TEST
+
 /* -------------------------------------------------------------------- suite */
 
 static TCase *tcase(const char *name)
@@ -2929,6 +3215,15 @@ Suite *suite_ch02(void)
 
     tc = tcase("reshape");
     tcase_add_test(tc, test_reshape);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase("laid out like the input");
+    tcase_add_test(tc, test_shape_is_non_overlapping_and_dense);
+    tcase_add_test(tc, test_shape_dense_zero_size);
+    tcase_add_test(tc, test_like_preserves_dense_strides);
+    tcase_add_test(tc, test_like_non_dense_row_major);
+    tcase_add_test(tc, test_like_non_dense_keeps_permutation);
+    tcase_add_test(tc, test_like_add_scalar_keeps_layout);
     suite_add_tcase(suite, tc);
 
     tc = tcase("contiguous and clone");

@@ -6,7 +6,8 @@
 #             tests/golden/chK.out (addresses and timings normalised)
 #   asan      the unit tests and binary N built with ASan+UBSan
 #   valgrind  the unit tests and binary N under valgrind, no leaks allowed
-#   tooling   tangle.sh's and the book tooling's own tests
+#   tooling   tangle.sh's and the book tooling's own tests (the output blocks
+#             and figures too), and PyTorch's recorded output still current
 #   twins     every English passage has a current Chinese twin
 #   links     every link in the rendered books resolves
 #   browser   every page of both books in headless Chromium at 1280 and 390 px
@@ -88,6 +89,8 @@ done
 echo "== tooling and book"
 step "tangle.sh tests" tests/tooling/test_tangle.sh
 step "book tooling tests" tests/tooling/test_book.sh
+step "output blocks and figures tests" tests/tooling/test_answers.sh
+step "PyTorch recordings current" python3 book/pytorch.py check
 step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv) book/preface.md
 step "links in the HTML books" python3 book/checklinks.py build/book
 svg_well_formed() {
