@@ -34,15 +34,20 @@ CHECKS := $(foreach n,$(NUMS),build/test/ch$(n)/check)
 # Every demo k <= n is also built against snapshot n: the code only grows.
 DEMOS  := $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),build/test/ch$(n)/demo$(k)))
 ASAN   := $(foreach n,$(NUMS),build/asan/ch$(n)/check build/asan/ch$(n)/ch$(n))
-HTML   := $(foreach l,en zh,$(foreach p,index chunks $(PAGES),build/book/$(l)/$(p).html))
+# The glossary page exists only if book/glossary.tsv does.
+GLOSSARY := $(wildcard book/glossary.tsv)
+BACK   := $(if $(GLOSSARY),glossary) identifiers chunks
+HTML   := $(foreach l,en zh,$(foreach p,index search $(BACK) $(PAGES),build/book/$(l)/$(p).html))
 EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub
 FIGS   := $(foreach n,$(FIGNUMS),build/book/fig/ch$(n).stamp)
 # What each chapter program prints, its parts marked (`chNN --parts`), for
 # the output blocks of the book (book/answers.py).
 OUTS   := $(foreach n,$(NUMS),build/book/out/ch$(n).txt)
-BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/answers.css $(FIGS)
+SEARCH := build/book/en/search-index.js build/book/zh/search-index.js
+BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/answers.css build/book/book.js \
+          $(SEARCH) $(FIGS)
 
-.PHONY: all deps book check test bench golden clean help pytorch-outputs FORCE
+.PHONY: all deps book browsercheck check test bench golden clean help pytorch-outputs FORCE
 
 all: $(BINS) book
 
@@ -55,6 +60,8 @@ help:
 	@echo '                ASan+UBSan and valgrind runs; ends with "N passed, M failed"'
 	@echo 'make test       the same without the sanitizer and valgrind runs (faster)'
 	@echo 'make book       render the books only'
+	@echo 'make browsercheck  open every page in headless Chromium (1280 and 390 px)'
+	@echo '                and run epubcheck on the EPUBs (also part of check and test)'
 	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run)'
 	@echo 'make golden     rewrite tests/golden/*.out from the binaries (read the diff!)'
 	@echo 'make pytorch-outputs   record what PyTorch prints for the Python lines of'
@@ -123,10 +130,13 @@ $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),$(eval $(call demo_rule,$(n),$
 PANDOC_COMMON := -f markdown+east_asian_line_breaks --mathml --data-dir=book \
                  --lua-filter book/lang.lua
 
-build/book/md/.stamp: $(NW) $(TOC) book/weave.py book/answers.py $(OUTS) \
+WEAVE_INPUTS := book/preface.md book/plan.tsv $(GLOSSARY)
+
+build/book/md/.stamp: $(NW) $(TOC) book/weave.py book/answers.py $(WEAVE_INPUTS) $(OUTS) \
         $(wildcard book/pytorch/*.out) | deps
 	@mkdir -p $(@D)
 	/usr/lib/noweb/markup $(NW) | python3 book/weave.py --toc $(TOC) --outdir $(@D) \
+	    --plan book/plan.tsv --preface book/preface.md --glossary book/glossary.tsv \
 	    --outputs build/book/out --pytorch book/pytorch
 	@touch $@
 
@@ -145,19 +155,26 @@ build/book/fig/ch%.stamp: build/bin/ch%
 	build/bin/ch$* --figures $(@D) > /dev/null
 	@touch $@
 
-build/book/en/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml $(FIGS)
+HTML_DEPS := build/book/md/.stamp book/lang.lua book/translations/zh.yaml book/head.html $(FIGS)
+
+build/book/en/%.html: $(HTML_DEPS)
 	@mkdir -p $(@D)
 	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
-	    --css ../book.css --css ../answers.css -M lang=en -o $@
+	    --css ../book.css --css ../answers.css -H book/head.html -M lang=en -o $@
 
-build/book/zh/%.html: build/book/md/.stamp book/lang.lua book/translations/zh.yaml $(FIGS)
+build/book/zh/%.html: $(HTML_DEPS)
 	@mkdir -p $(@D)
 	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
-	    --css ../book.css --css ../answers.css -M lang=zh -o $@
+	    --css ../book.css --css ../answers.css -H book/head.html -M lang=zh -o $@
 
-# Pages refer to figures as ../fig/NAME.svg, relative to build/book/en/.
+# The search index of each language, read by search.html with <script src>.
+build/book/%/search-index.js: book/searchindex.py $(filter-out %/search.html,$(HTML))
+	python3 book/searchindex.py build/book/$*
+
+# Pages refer to figures as ../fig/NAME.LANG.svg, relative to build/book/en/.
+# The EPUB: the preface (front.md), the chapters, the back matter.
 build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css book/answers.css $(FIGS)
-	pandoc $(foreach p,$(PAGES),build/book/md/$(p).md) build/book/md/chunks.md \
+	pandoc build/book/md/front.md $(foreach p,$(PAGES) $(BACK),build/book/md/$(p).md) \
 	    $(PANDOC_COMMON) -t epub3 --css book/book.css --css book/answers.css -M lang=$* --resource-path=build/book/en \
 	    --epub-chapter-level=1 --toc --toc-depth=2 -o $@
 
@@ -169,7 +186,18 @@ build/book/answers.css: book/answers.css
 	@mkdir -p $(@D)
 	cp $< $@
 
+build/book/book.js: book/book.js
+	@mkdir -p $(@D)
+	cp $< $@
+
 book: $(BOOK)
+
+# Every page of both books in headless Chromium at 1280 and 390 px (broken
+# images, pages wider than the window, missing link targets, console
+# errors), and both EPUBs through epubcheck. Also a step of `make check`.
+browsercheck: $(BOOK)
+	python3 book/browsercheck.py build/book
+	for e in $(EPUB); do java -XX:TieredStopAtLevel=1 -jar /usr/share/java/epubcheck.jar -q $$e || exit 1; done
 
 # ---- tests ----------------------------------------------------------------------
 

@@ -13,7 +13,10 @@ Write snapshot N: the C sources of chapters 1..N tangled together, into DIR
   * Root chunks are named by file path (<<src/tensor.c>>, <<demo/ch01.c>>); each
     becomes DIR/<path>. Chunks of one name concatenate across chapters, so a
     later chapter grows a chunk that an earlier one opened.
-  * notangle -L writes #line directives: compiler errors point at .nw lines.
+  * tools/tangle.py expands the chunks from noweb's markup pipeline: code keeps
+    its indentation (a use indented by 4 spaces indents every line of the
+    chunk it expands), and #line directives make compiler errors point at .nw
+    lines.
   * A file is rewritten only when its content changed, so make rebuilds only
     what a change touched. Files of an earlier run that no root names any more
     are removed.
@@ -52,7 +55,7 @@ done
 
 markup=/usr/lib/noweb/markup
 [ -x "$markup" ] || die "noweb is not installed (run make, or: apt-get install noweb)"
-command -v notangle >/dev/null || die "notangle not found (apt-get install noweb)"
+command -v python3 >/dev/null || die "python3 not found (apt-get install python3)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -102,10 +105,9 @@ mkdir -p "$out"
 while IFS= read -r root; do
     [ -n "$root" ] || continue
     case $root in /*|*..*) die "root chunk <<$root>> must be a relative path inside the snapshot" ;; esac
-    mkdir -p "$tmp/new/$(dirname "$root")"
-    notangle -L -R"$root" "${files[@]}" > "$tmp/new/$root" 2> "$tmp/err" || {
-        cat "$tmp/err" >&2; die "notangle failed on <<$root>>"; }
-    [ ! -s "$tmp/err" ] || { cat "$tmp/err" >&2; die "notangle complained on <<$root>>"; }
+    python3 "$here/tools/tangle.py" "$tmp/pipeline" "$tmp/new" "$root" 2> "$tmp/err" || {
+        cat "$tmp/err" >&2; die "tangling <<$root>> failed"; }
+    [ ! -s "$tmp/err" ] || { cat "$tmp/err" >&2; die "tangling <<$root>> complained"; }
     mkdir -p "$out/$(dirname "$root")"
     if ! cmp -s "$tmp/new/$root" "$out/$root"; then
         mv "$tmp/new/$root" "$out/$root"

@@ -8,7 +8,11 @@ the chunk index:
     /usr/lib/noweb/markup chapters/01-a.nw chapters/02-b.nw \\
         | python3 book/weave.py --toc chapters.tsv --outdir build/book/md
 
-writes build/book/md/01-a.md, 02-b.md, index.md and chunks.md.
+writes build/book/md/01-a.md, 02-b.md, index.md (the front page: title,
+preface, every planned chapter), front.md (the same for the EPUB),
+chunks.md (chunk index), identifiers.md (where each C identifier is
+defined and used), search.md (the search page of the HTML book) and, when
+--glossary names an existing file, glossary.md.
 
 Every page holds both languages: text that differs is wrapped in
 `::: {lang=en}` / `::: {lang=zh}` divs or `[..]{lang=..}` spans, and the
@@ -37,10 +41,6 @@ import answers     # program output and numbered figures (book/answers.py)
 
 BOOK_TITLE = {'en': 'PyTorch internals, rebuilt in literate C',
               'zh': 'PyTorch 内部机制：用文学化 C 重建'}
-INTRO = {'en': 'How PyTorch stores, computes and differentiates tensors, '
-               'explained by rebuilding it in C, one chunk of code at a time.',
-         'zh': '通过用 C 语言逐段重建 PyTorch，讲解它如何存储张量、'
-               '如何计算、如何求导。'}
 # Short words used on every page, in both languages.
 WORDS = {
     'contents': ('Contents', '目录'),
@@ -50,6 +50,18 @@ WORDS = {
     'used': ('used in', '用于'),
     'script': ('study script', '学习脚本'),
     'unwritten': ('not yet written', '尚未写成'),
+    'coming': ('coming', '即将推出'),
+    'identifiers': ('Identifier index', '标识符索引'),
+    'glossary': ('Glossary', '术语表'),
+    'search': ('Search', '搜索'),
+    'preface': ('Preface', '前言'),
+    'defines': ('defines', '定义'),
+    'defined-at': ('defined in', '定义于'),
+    'first-use': ('first used in', '首次出现于'),
+    'term-en': ('English', '英文'),
+    'term-zh': ('Chinese', '中文'),
+    'note': ('note', '说明'),
+    'chapter-n': ('chapter %d', '第 %d 章'),
 }
 
 
@@ -92,15 +104,16 @@ def inline_code(text):
     return fence + pad + text + pad + fence
 
 
-def yaml_header(title_en, title_zh):
-    """YAML metadata; lang.lua turns title-en/zh into the page title."""
+def yaml_header(title_en, title_zh, pagetoc=False):
+    """YAML metadata; lang.lua turns title-en/zh into the page title, and
+    puts a table of contents of the page after its h1 if pagetoc."""
     fields = [('title-en', title_en), ('title-zh', title_zh),
               ('book-title-en', BOOK_TITLE['en']),
               ('book-title-zh', BOOK_TITLE['zh'])]
     # A JSON string is also a valid YAML double-quoted string.
-    return '---\n%s\n---\n' % '\n'.join(
+    return '---\n%s\n%s---\n' % ('\n'.join(
         '%s: %s' % (k, json.dumps(md_escape(v), ensure_ascii=False))
-        for k, v in fields)
+        for k, v in fields), 'pagetoc: true\n' if pagetoc else '')
 
 
 # ------------------------------------------------------------------ model
@@ -247,8 +260,9 @@ def cross_reference(chapters):
 
 # ------------------------------------------------------------------ pages
 
-def nav(chapters, page, here=None):
-    """The navigation bar of a page (a Div of class nav)."""
+def nav(chapters, page, here=None, extras=()):
+    """The navigation bar of a page (a Div of class nav).  extras: the
+    names of the optional pages that exist (e.g. 'glossary')."""
     items = ['[%s](index.html)' % both('contents')]
     woven = [c for c in chapters if c.woven]
     if here is not None:
@@ -264,9 +278,20 @@ def nav(chapters, page, here=None):
                 md_escape(n.heading('en')), md_escape(n.heading('zh')),
                 n.page))
     items.append('[%s](chunks.html)' % both('chunks'))
-    items.append('[[中文](../zh/%s.html)]{lang=en}'
-                 '[[English](../en/%s.html)]{lang=zh}' % (page, page))
+    items.append('[%s](identifiers.html)' % both('identifiers'))
+    if 'glossary' in extras:
+        items.append('[%s](glossary.html)' % both('glossary'))
+    items.append('[%s](search.html){.searchlink}' % both('search'))
+    # book.js adds the reader's #fragment to this link when clicked.
+    items.append('[[中文](../zh/%s.html){.langswitch}]{lang=en}'
+                 '[[English](../en/%s.html){.langswitch}]{lang=zh}'
+                 % (page, page))
     return '::: nav\n%s\n:::\n' % ' · '.join(items)
+
+
+# Functions chunk -> Markdown ('' for nothing) whose results join the links
+# of a chunk's head (main adds `defines ...`).
+CHUNK_EXTRA = []
 
 
 def chunk_markdown(chunk, defs, users):
@@ -277,8 +302,9 @@ def chunk_markdown(chunk, defs, users):
     sign = '≡' if i == 0 else '+≡'
     refs = []
     if i > 0:
-        p = same[i - 1]
-        refs.append('%s [%s](%s)' % (both('defined'), p.label, p.href(here)))
+        first = same[0]
+        refs.append('%s [%s](%s)' % (both('defined'), first.label,
+                                     first.href(here)))
     if i + 1 < len(same):
         n = same[i + 1]
         refs.append('%s [%s](%s)' % (both('continued'), n.label,
@@ -289,6 +315,7 @@ def chunk_markdown(chunk, defs, users):
             for u in users[chunk.name])))
     head = '[⟨%s⟩%s]{.chunkname} [%s](#%s){.chunknum}' % (
         name_md(chunk.name), sign, chunk.label, chunk.id)
+    refs += [r for r in (extra(chunk) for extra in CHUNK_EXTRA) if r]
     if refs:
         head += ' [%s]{.chunkrefs}' % ' · '.join(refs)
 
@@ -316,8 +343,9 @@ def chunk_markdown(chunk, defs, users):
 
 def chapter_page(chapter, chapters, defs, users):
     out = [yaml_header('Chapter %d · %s' % (chapter.num, chapter.title['en']),
-                       '第 %d 章 · %s' % (chapter.num, chapter.title['zh'])),
-           nav(chapters, chapter.page, chapter),
+                       '第 %d 章 · %s' % (chapter.num, chapter.title['zh']),
+                       pagetoc=True),
+           nav(chapters, chapter.page, chapter, EXTRAS),
            '\n# [%s]{lang=en}[%s]{lang=zh} {#page-%s}\n\n' % (
                md_escape(chapter.heading('en')),
                md_escape(chapter.heading('zh')), chapter.page)]
@@ -325,37 +353,331 @@ def chapter_page(chapter, chapters, defs, users):
         if isinstance(part, Chunk):
             out.append(chunk_markdown(part, defs, users))
         else:
-            out.append(part)
-    out.append('\n\n' + nav(chapters, chapter.page, chapter))
+            out.append(link_mentions(part, defs, chapter))
+    out.append('\n\n' + nav(chapters, chapter.page, chapter, EXTRAS))
     return ''.join(out)
 
 
-def index_page(chapters):
-    out = [yaml_header(BOOK_TITLE['en'], BOOK_TITLE['zh']),
-           nav(chapters, 'index'),
-           '\n# [%s]{lang=en}[%s]{lang=zh} {#page-index}\n\n' % (
-               md_escape(BOOK_TITLE['en']), md_escape(BOOK_TITLE['zh'])),
-           '::: {lang=en}\n%s\n:::\n\n::: {lang=zh}\n%s\n:::\n\n' % (
-               md_escape(INTRO['en']), md_escape(INTRO['zh'])),
-           '## %s {#contents}\n\n::: toc\n' % both('contents')]
-    for c in chapters:
-        title = '[%s]{lang=en}[%s]{lang=zh}' % (
-            md_escape(c.heading('en')), md_escape(c.heading('zh')))
-        if c.woven:
-            item = '[%s](%s.html)' % (title, c.page)
+# Optional pages that exist in this build ('glossary'), for the nav bars.
+EXTRAS = set()
+
+
+# ------------------------------------------------- prose mentions of chunks
+
+MENTION_RE = re.compile(r'⟨([^⟨⟩\n]+(?:\n[^⟨⟩\n]+)?)⟩')
+CODE_SPAN_RE = re.compile(r'(`+)(?:.|\n)*?(?<!`)\1(?!`)')
+
+
+def link_mentions(text, defs, here):
+    """Turn each ⟨chunk name⟩ of prose (outside `code`) into a link to the
+    chunk's first definition.  A name may be broken across two lines; an
+    unknown name is left as it is, with a warning."""
+    def repl(m):
+        name = re.sub(r'\s+', ' ', m.group(1)).strip()
+        if name not in defs:
+            sys.stderr.write('weave.py: %s: prose mentions ⟨%s⟩, which is '
+                             'not a chunk\n' % (here.file, name))
+            return m.group(0)
+        return '[⟨%s⟩](%s){.chunkref}' % (name_md(name),
+                                          defs[name][0].href(here))
+    out, pos = [], 0
+    for code in CODE_SPAN_RE.finditer(text):
+        out.append(MENTION_RE.sub(repl, text[pos:code.start()]))
+        out.append(code.group(0))
+        pos = code.end()
+    out.append(MENTION_RE.sub(repl, text[pos:]))
+    return ''.join(out)
+
+
+# ------------------------------------------------------ the front page
+
+def read_plan(path, chapters):
+    """Every planned chapter: the rows of the plan (num, title_en,
+    title_zh, script), replaced by the table of contents' own row for a
+    chapter that is there.  Returns [(num, Chapter or None, row)]."""
+    rows = {}
+    if path:
+        with open(path, encoding='utf-8', newline='') as f:
+            for r in csv.DictReader(f, delimiter='\t'):
+                rows[int(r['num'])] = r
+    listed = {c.num: c for c in chapters}
+    nums = sorted(set(rows) | set(listed))
+    return [(n, listed.get(n), rows.get(n)) for n in nums]
+
+
+def read_preface(path):
+    """The preface's bilingual Markdown (passages checked by twins.py)."""
+    if not path:
+        return ''
+    with open(path, encoding='utf-8') as f:
+        return f.read().strip() + '\n\n'
+
+
+def contents_list(chapters, plan):
+    """The list of every planned chapter, with links to those written."""
+    out = ['::: toc\n']
+    for num, c, row in plan:
+        if c is None:       # planned, not yet in the table of contents
+            title = '[%d. %s]{lang=en}[第 %d 章　%s]{lang=zh}' % (
+                num, md_escape(row['title_en']), num,
+                md_escape(row['title_zh']))
+            item = '%s [%s]{.coming}' % (title, both('coming'))
+            script = (row.get('script') or '').strip()
         else:
-            item = '%s ([%s]{.unwritten})' % (title, both('unwritten'))
-        if c.script:
-            item += ' — [%s: %s]{.script}' % (both('script'),
-                                              inline_code(c.script))
+            title = '[%s]{lang=en}[%s]{lang=zh}' % (
+                md_escape(c.heading('en')), md_escape(c.heading('zh')))
+            if c.woven:
+                item = '[%s](%s.html)' % (title, c.page)
+            else:
+                item = '%s [%s]{.unwritten}' % (title, both('unwritten'))
+            script = c.script
+        if script and script != '-':
+            # A full-width colon in Chinese, an ASCII one in English.
+            item += (' — [[%s: %s]{lang=en}[%s：%s]{lang=zh}]{.script}' % (
+                md_escape(WORDS['script'][0]), inline_code(script),
+                md_escape(WORDS['script'][1]), inline_code(script)))
         out.append('- %s\n' % item)
+    out.append(':::\n\n::: backmatter\n')
+    back = [('identifiers', 'identifiers'), ('chunks', 'chunks')]
+    if 'glossary' in EXTRAS:
+        back.insert(0, ('glossary', 'glossary'))
+    for key, page in back:
+        out.append('- [%s](%s.html)\n' % (both(key), page))
     out.append(':::\n')
     return ''.join(out)
 
 
+def index_page(chapters, plan=None, preface=''):
+    """The front page of the HTML book: title, preface, contents."""
+    plan = plan if plan is not None else read_plan(None, chapters)
+    return ''.join([
+        yaml_header(BOOK_TITLE['en'], BOOK_TITLE['zh']),
+        nav(chapters, 'index', extras=EXTRAS),
+        '\n# [%s]{lang=en}[%s]{lang=zh} {#page-index}\n\n' % (
+            md_escape(BOOK_TITLE['en']), md_escape(BOOK_TITLE['zh'])),
+        preface,
+        '## %s {#contents}\n\n' % both('contents'),
+        contents_list(chapters, plan)])
+
+
+def front_page(chapters, plan, preface):
+    """The preface as the EPUB's first section (the EPUB has its own title
+    page and table of contents, so no book title here)."""
+    return ''.join([
+        yaml_header(WORDS['preface'][0], WORDS['preface'][1]),
+        '\n# %s {#page-index}\n\n' % both('preface'),
+        preface,
+        '## %s {#contents}\n\n' % both('contents'),
+        contents_list(chapters, plan)])
+
+
+# -------------------------------------------------------- identifier index
+
+C_NOISE_RE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"'
+                        r"|'(?:\\.|[^'\\\n])*'", re.S)
+C_KEYWORDS = set("""auto break case char const continue default do double
+    else enum extern float for goto if inline int long register restrict
+    return short signed sizeof static struct switch typedef union unsigned
+    void volatile while bool _Bool _Static_assert defined""".split())
+IDENT_RE = re.compile(r'\b[A-Za-z_]\w*\b')
+
+
+def strip_c(code):
+    """C code with comments and string/char literals blanked out."""
+    return C_NOISE_RE.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), code)
+
+
+def c_definitions(code):
+    """The identifiers a piece of C code defines at file level: functions
+    (with a body), macros, typedef names, struct/union/enum tags and
+    enumeration constants.  A heuristic for this book's style: a function
+    definition starts in column 0."""
+    code = strip_c(code)
+    found = []
+    found += re.findall(r'^[ \t]*#[ \t]*define[ \t]+(\w+)', code, re.M)
+    # Functions: `type name(args) {` with the type (or the name, when the
+    # type is on the line before) in column 0.
+    for m in re.finditer(r'^(?!return\b|if\b|else\b|typedef\b|#)'
+                         r'(?:[A-Za-z_][\w \t\*]*?[\s\*])?(\w+)[ \t]*\(',
+                         code, re.M):
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {'(': 1, ')': -1}.get(code[i], 0)
+            i += 1
+        if code[i:].lstrip().startswith('{') and m.group(1) not in C_KEYWORDS:
+            found.append(m.group(1))
+    # Tags: `struct name {` and the like.
+    found += re.findall(r'\b(?:struct|union|enum)[ \t]+(\w+)\s*\{', code)
+    # Enumeration constants.
+    for body in re.findall(r'\benum\b[^{;()]*\{([^}]*)\}', code):
+        for item in body.split(','):
+            m = re.match(r'\s*([A-Za-z_]\w*)', item)
+            if m:
+                found.append(m.group(1))
+    # typedef names: the last identifier of the typedef, or (*name).
+    for m in re.finditer(r'^typedef\b', code, re.M):
+        depth, i = 0, m.end()
+        while i < len(code):
+            ch = code[i]
+            if ch in '{(':
+                depth += 1
+            elif ch in '})':
+                depth -= 1
+            elif ch == ';' and depth == 0:
+                break
+            i += 1
+        decl = code[m.end():i]
+        fp = re.search(r'\(\s*\*\s*(\w+)\s*\)', decl)
+        last = re.findall(r'(\w+)\s*(?:\[[^\]]*\]\s*)*$', decl)
+        name = fp.group(1) if fp and '}' not in decl[fp.end():] else \
+            (last[0] if last else None)
+        if name:
+            found.append(name)
+    # Not worth indexing: include guards, reserved names (_POSIX_C_SOURCE).
+    guards = set(re.findall(r'^[ \t]*#[ \t]*ifndef[ \t]+(\w+)', code, re.M))
+    seen, out = set(), []
+    for name in found:
+        if name not in seen and name not in C_KEYWORDS \
+                and name not in guards and not name.startswith('_'):
+            seen.add(name)
+            out.append(name)
+    return out
+
+
+def chunk_code(chunk):
+    """The code of a chunk as text, uses blanked out."""
+    return ''.join(p if isinstance(p, str) else ' ' for p in chunk.code)
+
+
+def identifier_index(chapters):
+    """{identifier: ([defining chunks], [using chunks])}, book order."""
+    chunks = [p for c in chapters for p in c.parts if isinstance(p, Chunk)]
+    index = {}
+    for chunk in chunks:
+        for name in c_definitions(chunk_code(chunk)):
+            index.setdefault(name, ([], []))[0].append(chunk)
+    for chunk in chunks:
+        for name in set(IDENT_RE.findall(strip_c(chunk_code(chunk)))):
+            if name in index and chunk not in index[name][0]:
+                index[name][1].append(chunk)
+    for _, uses in index.values():
+        uses.sort(key=lambda ch: (ch.chapter.num, ch.seq))
+    return index
+
+
+def ident_anchor(name):
+    return 'id-' + name
+
+
+def identifiers_page(chapters, index):
+    out = [yaml_header(WORDS['identifiers'][0], WORDS['identifiers'][1]),
+           nav(chapters, 'identifiers', extras=EXTRAS),
+           '\n# %s {#page-identifiers}\n\n' % both('identifiers'),
+           '::: {lang=en}\nEvery C function, macro, type and enumeration '
+           'constant that the book defines: where it is defined, and the '
+           'chunks that use it.\n:::\n\n'
+           '::: {lang=zh}\n本书定义的每个 C 函数、宏、类型和枚举常量：'
+           '定义在哪里，又有哪些代码块用到它。\n:::\n\n'
+           '::: identindex\n']
+    for name in sorted(index, key=lambda n: (n.lower().lstrip('_'), n)):
+        defs, uses = index[name]
+        item = '- [%s]{#%s .ident} %s %s' % (
+            inline_code(name), ident_anchor(name), both('defined-at'),
+            ', '.join('[%s](%s)' % (d.label, d.href(None)) for d in defs))
+        if uses:
+            item += ' · %s %s' % (both('used'), ', '.join(
+                '[%s](%s)' % (u.label, u.href(None)) for u in uses))
+        out.append(item + '\n')
+    out.append(':::\n')
+    return ''.join(out)
+
+
+def chunk_defines(chunk, index):
+    """Markdown `defines a, b` for a chunk head, linking the identifier
+    index, or '' if the chunk defines nothing."""
+    names = [n for n in c_definitions(chunk_code(chunk))
+             if n in index and chunk in index[n][0]]
+    if not names:
+        return ''
+    return '%s %s' % (both('defines'), ', '.join(
+        '[%s](identifiers.html#%s)' % (inline_code(n), ident_anchor(n))
+        for n in names))
+
+
+# ---------------------------------------------------------------- glossary
+
+def glossary_page(chapters, path):
+    """The glossary from a TSV (zh, en, first_use, note), or None when
+    the file does not exist.  The English book lists the terms sorted by
+    their English, the Chinese book in the file's order, with the notes."""
+    if not path or not os.path.exists(path):
+        return None
+    with open(path, encoding='utf-8', newline='') as f:
+        rows = [r for r in csv.DictReader(f, delimiter='\t')
+                if (r.get('zh') or '').strip()]
+    pages = {c.num: c for c in chapters if c.woven}
+
+    def first_use(r):
+        raw = (r.get('first_use') or '').strip()
+        if not raw.isdigit():
+            return md_escape(raw)
+        n = int(raw)
+        text = '[%s]{lang=en}[%s]{lang=zh}' % (WORDS['chapter-n'][0] % n,
+                                               WORDS['chapter-n'][1] % n)
+        return '[%s](%s.html)' % (text, pages[n].page) if n in pages else text
+
+    def cell(t):
+        return md_escape(re.sub(r'\s+', ' ', (t or '').strip()))
+
+    def table(lang, ordered):
+        # The notes are about Chinese usage: only the Chinese page has them.
+        i = 0 if lang == 'en' else 1
+        first, second = (('term-en', 'term-zh') if lang == 'en'
+                         else ('term-zh', 'term-en'))
+        cols = [WORDS[first][i], WORDS[second][i], WORDS['first-use'][i]]
+        if lang == 'zh':
+            cols.append(WORDS['note'][i])
+        lines = ['| %s |' % ' | '.join(cols), '|%s' % ('---|' * len(cols))]
+        for r in ordered:
+            a, b = (r['en'], r['zh']) if lang == 'en' else (r['zh'], r['en'])
+            row = [cell(a), cell(b), first_use(r)]
+            if lang == 'zh':
+                row.append(cell(r.get('note')))
+            lines.append('| %s |' % ' | '.join(row))
+        return '::: {lang=%s}\n%s\n:::\n\n' % (lang, '\n'.join(lines))
+
+    return ''.join([
+        yaml_header(WORDS['glossary'][0], WORDS['glossary'][1]),
+        nav(chapters, 'glossary', extras=EXTRAS),
+        '\n# %s {#page-glossary}\n\n' % both('glossary'),
+        '::: glossary\n',
+        table('en', sorted(rows, key=lambda r: (r['en'] or '').lower())),
+        table('zh', rows),
+        ':::\n'])
+
+
+# ------------------------------------------------------------ search page
+
+def search_page(chapters):
+    """The search page of the HTML book.  It loads search-index.js (written
+    next to it by book/searchindex.py); ../book.js does the searching."""
+    return ''.join([
+        yaml_header(WORDS['search'][0], WORDS['search'][1]),
+        nav(chapters, 'search', extras=EXTRAS),
+        '\n# %s {#page-search}\n\n' % both('search'),
+        '```{=html}\n'
+        '<form id="search-form" class="search" action="search.html">\n'
+        '<input id="search-input" type="search" name="q" autofocus '
+        'aria-label="search">\n'
+        '</form>\n<div id="search-results"></div>\n'
+        '<script src="search-index.js"></script>\n```\n\n'
+        '::: {.noscript lang=en}\nSearch needs JavaScript.\n:::\n\n'
+        '::: {.noscript lang=zh}\n搜索需要 JavaScript。\n:::\n'])
+
+
 def chunks_page(chapters, defs, users):
     out = [yaml_header(WORDS['chunks'][0], WORDS['chunks'][1]),
-           nav(chapters, 'chunks'),
+           nav(chapters, 'chunks', extras=EXTRAS),
            '\n# %s {#page-chunks}\n\n::: chunkindex\n' % both('chunks')]
     for name in sorted(defs, key=lambda n: (n.lower(), n)):
         links = ', '.join(
@@ -375,6 +697,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--toc', required=True, help='chapters.tsv')
     ap.add_argument('--outdir', required=True, help='where .md files go')
+    ap.add_argument('--plan', help='every planned chapter (book/plan.tsv)')
+    ap.add_argument('--preface', help='the preface (book/preface.md)')
+    ap.add_argument('--glossary', help='the glossary (book/glossary.tsv); '
+                    'no page if the file does not exist')
     ap.add_argument('--outputs', help='captured `chNN --parts` output (chNN.txt)')
     ap.add_argument('--pytorch', help="PyTorch's recorded output (chNN.out)")
     args = ap.parse_args()
@@ -382,19 +708,33 @@ def main():
     chapters = read_toc(args.toc)
     read_markup(sys.stdin, chapters)
     defs, users = cross_reference(chapters)
+    index = identifier_index(chapters)
+    CHUNK_EXTRA.append(lambda chunk: chunk_defines(chunk, index))
+    if args.glossary and os.path.exists(args.glossary):
+        EXTRAS.add('glossary')
     for c in chapters:
         if c.woven:
             answers.apply(c, args.outputs, args.pytorch)
 
     os.makedirs(args.outdir, exist_ok=True)
-    pages = {'index': index_page(chapters),
-             'chunks': chunks_page(chapters, defs, users)}
+    plan = read_plan(args.plan, chapters)
+    preface = read_preface(args.preface)
+    pages = {'index': index_page(chapters, plan, preface),
+             'front': front_page(chapters, plan, preface),
+             'chunks': chunks_page(chapters, defs, users),
+             'identifiers': identifiers_page(chapters, index),
+             'search': search_page(chapters),
+             'glossary': glossary_page(chapters, args.glossary)}
     for c in chapters:
         if c.woven:
             pages[c.page] = chapter_page(c, chapters, defs, users)
     for name, text in pages.items():
-        with open(os.path.join(args.outdir, name + '.md'), 'w',
-                  encoding='utf-8') as f:
+        path = os.path.join(args.outdir, name + '.md')
+        if text is None:            # e.g. a glossary removed since last time
+            if os.path.exists(path):
+                os.remove(path)
+            continue
+        with open(path, 'w', encoding='utf-8') as f:
             f.write(text)
 
 

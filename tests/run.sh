@@ -10,6 +10,8 @@
 #             and figures too), and PyTorch's recorded output still current
 #   twins     every English passage has a current Chinese twin
 #   links     every link in the rendered books resolves
+#   browser   every page of both books in headless Chromium at 1280 and 390 px
+#             (book/browsercheck.py), and both EPUBs through epubcheck
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -89,7 +91,7 @@ step "tangle.sh tests" tests/tooling/test_tangle.sh
 step "book tooling tests" tests/tooling/test_book.sh
 step "output blocks and figures tests" tests/tooling/test_answers.sh
 step "PyTorch recordings current" python3 book/pytorch.py check
-step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv)
+step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv) book/preface.md
 step "links in the HTML books" python3 book/checklinks.py build/book
 svg_well_formed() {
     local f
@@ -109,6 +111,17 @@ epub_links() {
     rm -rf "$dir"; return $s
 }
 step "links in the EPUBs" epub_links
+step "book in Chromium at 1280 and 390 px" python3 book/browsercheck.py build/book
+# epubcheck's jar run by java itself (the /usr/bin/epubcheck wrapper needs
+# binfmt_misc, which containers often lack); C1 only: it starts faster.
+epubcheck_all() {
+    local e s=0
+    for e in build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub; do
+        java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar /usr/share/java/epubcheck.jar -q "$e" || s=1
+    done
+    return $s
+}
+step "EPUBs pass epubcheck" epubcheck_all
 
 echo
 echo "unit tests (Check): $((checks - checks_failed)) passed, $checks_failed failed"

@@ -12,6 +12,8 @@ packages=(
     valgrind                    # leak and memory-error runs of every test
     pandoc python3              # the book: weave backend and renderer
     graphviz                    # dot, for the figures of later chapters
+    chromium                    # the book opened in a real browser (book/browsercheck.py)
+    epubcheck default-jre-headless  # validates the EPUBs (a Java program)
 )
 
 # clang's sanitizer runtimes come in a package named after its version

@@ -42,5 +42,33 @@ expect "a root chunk that is not a file path fails" test "$status" -ne 0
 expect "... naming the chunk" grep -q 'badroot.nw: root chunk <<helper code>> is not a file path' "$tmp/err"
 expect "nothing is written when the check fails" test ! -e "$tmp/b/src/a.c"
 
+# Indentation and #line directives (tools/tangle.py), checked against output
+# written by hand in fixtures/tangle/indent.expected.
+tangle indent.tsv 1 "$tmp/i" 2> "$tmp/err"
+expect "indented uses keep their indentation, exact output" diff -u $fx/indent.expected "$tmp/i/src/c.c"
+expect "indented snapshot compiles and computes 3" bash -c "cc -Wall -Wextra -Werror -o $tmp/c $tmp/i/src/c.c && { $tmp/c; [ \$? -eq 3 ]; }"
+# Every non-blank line is, indentation aside, the .nw line that the last
+# #line directive (plus the lines since) says it is; a line with an inline
+# use is checked only up to the use.
+line_map_ok() {  # FILE: each line matches its .nw line
+    python3 - "$1" <<'PY'
+import re, sys
+src, n, bad = None, 0, 0
+for out in open(sys.argv[1]).read().split('\n')[:-1]:
+    m = re.match(r'#line (\d+) "(.*)"$', out)
+    if m:
+        n, src = int(m.group(1)), open(m.group(2)).read().split('\n')
+        continue
+    want = src[n - 1].strip()
+    want = want.split('<<')[0] if '<<' in want else want
+    if not out.strip().startswith(want):
+        print('line %d: %r is not %r' % (n, out, want)); bad = 1
+    n += 1
+sys.exit(bad)
+PY
+}
+expect "#line directives map every line to its .nw line" line_map_ok "$tmp/i/src/c.c"
+expect "... also in snapshot 2 of the good chapters" line_map_ok "$tmp/s2/src/a.c"
+
 echo "tangle.sh tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
