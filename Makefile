@@ -171,7 +171,7 @@ build/book/zh/%.html: $(HTML_DEPS)
 build/book/%/search-index.js: book/searchindex.py $(filter-out %/search.html,$(HTML))
 	python3 book/searchindex.py build/book/$*
 
-# Pages refer to figures as ../fig/NAME.svg, relative to build/book/en/.
+# Pages refer to figures as ../fig/NAME.LANG.svg, relative to build/book/en/.
 # The EPUB: the preface (front.md), the chapters, the back matter.
 build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css book/answers.css $(FIGS)
 	pandoc build/book/md/front.md $(foreach p,$(PAGES) $(BACK),build/book/md/$(p).md) \
