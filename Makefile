@@ -39,7 +39,7 @@ EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.e
 FIGS   := $(foreach n,$(FIGNUMS),build/book/fig/ch$(n).stamp)
 BOOK   := $(HTML) $(EPUB) build/book/book.css $(FIGS)
 
-.PHONY: all deps book check test bench golden clean help FORCE
+.PHONY: all deps book check test bench golden exercises clean help FORCE
 
 all: $(BINS) book
 
@@ -53,6 +53,8 @@ help:
 	@echo 'make test       the same without the sanitizer and valgrind runs (faster)'
 	@echo 'make book       render the books only'
 	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run)'
+	@echo 'make exercises  run the tests of the exercises at the end of each chapter'
+	@echo '                (they fail until you solve them; EX=ch01_eye runs one)'
 	@echo 'make golden     rewrite tests/golden/*.out from the binaries (read the diff!)'
 	@echo 'make clean      remove build/'
 	@echo 'CC=clang make check   the same with clang'
@@ -113,6 +115,31 @@ endef
 $(foreach n,$(NUMS),$(eval $(call snapshot_rules,$(n))))
 $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),$(eval $(call demo_rule,$(n),$(k)))))
 
+# ---- exercises ------------------------------------------------------------------
+
+# tests/exercises/chNN_NAME.c checks exercise NAME at the end of chapter NN: a
+# program built against snapshot NN that exits 0 once the reader has solved the
+# exercise, 1 (saying what is missing) until then. `make test` and `make check`
+# build them all, so they always compile against the book's code, and check
+# that each reports "to do" there; `make exercises` runs them for the reader.
+EXERCISES := $(filter $(foreach n,$(NUMS),ch$(n)_%),\
+               $(basename $(notdir $(sort $(wildcard tests/exercises/ch[0-9][0-9]_*.c)))))
+EXERCISE_BINS := $(foreach e,$(EXERCISES),build/exercises/$(e))
+exnum = $(patsubst ch%,%,$(firstword $(subst _, ,$(1))))
+
+define exercise_rule
+build/exercises/$(1): tests/exercises/$(1).c tests/exercises/exercise.h $(call snap,$(2))/.stamp build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -Itests/exercises -I$(call snap,$(2))/src $(call snap,$(2))/src/*.c \
+	    $$< $$(LDLIBS) -o $$@
+endef
+$(foreach e,$(EXERCISES),$(eval $(call exercise_rule,$(e),$(call exnum,$(e)))))
+
+# make exercises            run every exercise test
+# make exercises EX=ch01_eye   run one
+exercises: $(if $(EX),build/exercises/$(EX),$(EXERCISE_BINS))
+	@tests/exercises/run.sh $^
+
 # ---- the book -----------------------------------------------------------------
 
 PANDOC_COMMON := -f markdown+east_asian_line_breaks --mathml --data-dir=book \
@@ -153,7 +180,7 @@ book: $(BOOK)
 
 # ---- tests ----------------------------------------------------------------------
 
-TEST_ARTIFACTS := $(BINS) $(CHECKS) $(DEMOS) $(BOOK)
+TEST_ARTIFACTS := $(BINS) $(CHECKS) $(DEMOS) $(BOOK) $(EXERCISE_BINS)
 
 test: $(TEST_ARTIFACTS)
 	@tests/run.sh --no-memcheck $(NUMS)

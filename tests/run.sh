@@ -87,6 +87,18 @@ echo "== tooling and book"
 step "tangle.sh tests" tests/tooling/test_tangle.sh
 step "book tooling tests" tests/tooling/test_book.sh
 step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv)
+# The exercise tests (built by make) compile against the book's code and
+# report "to do" there: a test that passes before the reader's change checks nothing.
+exercises_todo() {
+    local bins=() f
+    for f in tests/exercises/ch[0-9][0-9]_*.c; do
+        [ -e "$f" ] || continue
+        f=build/exercises/$(basename "$f" .c)
+        [ -x "$f" ] && bins+=("$f")
+    done
+    tests/exercises/run.sh --expect-todo "${bins[@]}"
+}
+step "exercise tests compile and report to do" exercises_todo
 step "links in the HTML books" python3 book/checklinks.py build/book
 svg_well_formed() {
     local f
