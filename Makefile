@@ -38,8 +38,15 @@ HTML   := $(foreach l,en zh,$(foreach p,index chunks $(PAGES),build/book/$(l)/$(
 EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub
 FIGS   := $(foreach n,$(FIGNUMS),build/book/fig/ch$(n).stamp)
 BOOK   := $(HTML) $(EPUB) build/book/book.css $(FIGS)
+# libFuzzer targets: tests/fuzz/fuzz_NAME.c (see "fuzzing" below).
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+FUZZ_BINS  := $(foreach f,$(FUZZ_NAMES),build/fuzz/fuzz_$(f))
+FUZZ_CC    := clang
+FUZZ_SECONDS ?= 180
+FUZZ_CHECK_SECONDS ?= 20
 
-.PHONY: all deps book check test bench golden exercises clean help FORCE
+.PHONY: all deps book check test bench golden exercises fuzz clean help FORCE
 
 all: $(BINS) book
 
@@ -49,12 +56,16 @@ help:
 	@echo '                build/book/zh/index.html, build/book/pytorch-internals-*.epub)'
 	@echo 'make check      build and run every test: unit tests of every snapshot,'
 	@echo '                golden outputs, tooling tests, translations, book links,'
-	@echo '                ASan+UBSan and valgrind runs; ends with "N passed, M failed"'
+	@echo '                ASan+UBSan and valgrind runs, each fuzz target over its'
+	@echo '                stored corpus plus FUZZ_CHECK_SECONDS (default 20) of fresh'
+	@echo '                fuzzing; ends with "N passed, M failed"'
 	@echo 'make test       the same without the sanitizer and valgrind runs (faster)'
 	@echo 'make book       render the books only'
 	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run)'
 	@echo 'make exercises  run the tests of the exercises at the end of each chapter'
 	@echo '                (they fail until you solve them; EX=ch01_eye runs one)'
+	@echo 'make fuzz       run every libFuzzer target (tests/fuzz/fuzz_*.c) for'
+	@echo '                FUZZ_SECONDS each (default $(FUZZ_SECONDS)); prints executions/s'
 	@echo 'make golden     rewrite tests/golden/*.out from the binaries (read the diff!)'
 	@echo 'make clean      remove build/'
 	@echo 'CC=clang make check   the same with clang'
@@ -185,8 +196,8 @@ TEST_ARTIFACTS := $(BINS) $(CHECKS) $(DEMOS) $(BOOK) $(EXERCISE_BINS)
 test: $(TEST_ARTIFACTS)
 	@tests/run.sh --no-memcheck $(NUMS)
 
-check: $(TEST_ARTIFACTS) $(ASAN)
-	@tests/run.sh $(NUMS)
+check: $(TEST_ARTIFACTS) $(ASAN) $(FUZZ_BINS)
+	@FUZZ_TARGETS='$(FUZZ_NAMES)' FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run.sh $(NUMS)
 
 golden: $(BINS)
 	@for n in $(NUMS); do \
@@ -206,6 +217,24 @@ build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) b
 
 bench: build/bench/bench
 	build/bench/bench
+
+# ---- fuzzing --------------------------------------------------------------------
+# Every tests/fuzz/fuzz_NAME.c is a libFuzzer target, built with clang against
+# the newest snapshot; its corpus is tests/fuzz/corpus/NAME/. `make check`
+# replays each corpus and fuzzes each target for FUZZ_CHECK_SECONDS.
+
+FUZZFLAGS    := -std=c11 -Wall -Wextra -Wpedantic -Werror -O1 -g -gdwarf-4 \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.c tests/fuzz/fuzz.h \
+        $(call snap,$(LAST))/.stamp
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZFLAGS) -Itests/fuzz -I$(call snap,$(LAST))/src $< tests/fuzz/fuzz.c \
+	    $(call snap,$(LAST))/src/*.c $(LDLIBS) -o $@
+
+fuzz: $(FUZZ_BINS)
+	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 clean:
 	rm -rf build

@@ -9,6 +9,9 @@
 #   tooling   tangle.sh's and the book tooling's own tests
 #   twins     every English passage has a current Chinese twin
 #   links     every link in the rendered books resolves
+#   fuzz      each libFuzzer target in $FUZZ_TARGETS (set by the Makefile)
+#             over its stored corpus, then fuzzed afresh for
+#             $FUZZ_CHECK_SECONDS (tests/fuzz/run.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -118,6 +121,15 @@ epub_links() {
     rm -rf "$dir"; return $s
 }
 step "links in the EPUBs" epub_links
+
+if [ $memcheck = 1 ] && [ -n "${FUZZ_TARGETS:-}" ]; then
+    echo "== fuzz targets (tests/fuzz)"
+    for t in $FUZZ_TARGETS; do
+        step "fuzz $t: stored corpus" tests/fuzz/run.sh corpus 0 "$t"
+        step "fuzz $t: fresh ${FUZZ_CHECK_SECONDS:-20}s run" \
+            tests/fuzz/run.sh fresh "${FUZZ_CHECK_SECONDS:-20}" "$t"
+    done
+fi
 
 echo
 echo "unit tests (Check): $((checks - checks_failed)) passed, $checks_failed failed"
