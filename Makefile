@@ -47,7 +47,15 @@ OUTS   := $(foreach n,$(NUMS),build/book/out/ch$(n).txt)
 BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/answers.css build/book/book.js \
           $(SEARCH) $(FIGS)
 
-.PHONY: all deps book browsercheck check test bench golden clean help pytorch-outputs FORCE
+# libFuzzer targets: tests/fuzz/fuzz_NAME.c (see "fuzzing" below).
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+FUZZ_BINS  := $(foreach f,$(FUZZ_NAMES),build/fuzz/fuzz_$(f))
+FUZZ_CC    := clang
+FUZZ_SECONDS ?= 180
+FUZZ_CHECK_SECONDS ?= 20
+
+.PHONY: all deps book browsercheck check test bench golden clean help pytorch-outputs exercises fuzz FORCE
 
 all: $(BINS) book
 
@@ -57,12 +65,18 @@ help:
 	@echo '                build/book/zh/index.html, build/book/pytorch-internals-*.epub)'
 	@echo 'make check      build and run every test: unit tests of every snapshot,'
 	@echo '                golden outputs, tooling tests, translations, book links,'
-	@echo '                ASan+UBSan and valgrind runs; ends with "N passed, M failed"'
+	@echo '                ASan+UBSan and valgrind runs, each fuzz target over its'
+	@echo '                stored corpus plus FUZZ_CHECK_SECONDS (default 20) of fresh'
+	@echo '                fuzzing; ends with "N passed, M failed"'
 	@echo 'make test       the same without the sanitizer and valgrind runs (faster)'
 	@echo 'make book       render the books only'
 	@echo 'make browsercheck  open every page in headless Chromium (1280 and 390 px)'
 	@echo '                and run epubcheck on the EPUBs (also part of check and test)'
 	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run)'
+	@echo 'make exercises  run the tests of the exercises at the end of each chapter'
+	@echo '                (they fail until you solve them; EX=ch01_eye runs one)'
+	@echo 'make fuzz       run every libFuzzer target (tests/fuzz/fuzz_*.c) for'
+	@echo '                FUZZ_SECONDS each (default $(FUZZ_SECONDS)); prints executions/s'
 	@echo 'make golden     rewrite tests/golden/*.out from the binaries (read the diff!)'
 	@echo 'make pytorch-outputs   record what PyTorch prints for the Python lines of'
 	@echo '                the chapters (book/pytorch/*.out; needs torch, read the diff!)'
@@ -124,6 +138,31 @@ endef
 
 $(foreach n,$(NUMS),$(eval $(call snapshot_rules,$(n))))
 $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),$(eval $(call demo_rule,$(n),$(k)))))
+
+# ---- exercises ------------------------------------------------------------------
+
+# tests/exercises/chNN_NAME.c checks exercise NAME at the end of chapter NN: a
+# program built against snapshot NN that exits 0 once the reader has solved the
+# exercise, 1 (saying what is missing) until then. `make test` and `make check`
+# build them all, so they always compile against the book's code, and check
+# that each reports "to do" there; `make exercises` runs them for the reader.
+EXERCISES := $(filter $(foreach n,$(NUMS),ch$(n)_%),\
+               $(basename $(notdir $(sort $(wildcard tests/exercises/ch[0-9][0-9]_*.c)))))
+EXERCISE_BINS := $(foreach e,$(EXERCISES),build/exercises/$(e))
+exnum = $(patsubst ch%,%,$(firstword $(subst _, ,$(1))))
+
+define exercise_rule
+build/exercises/$(1): tests/exercises/$(1).c tests/exercises/exercise.h $(call snap,$(2))/.stamp build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -Itests/exercises -I$(call snap,$(2))/src $(call snap,$(2))/src/*.c \
+	    $$< $$(LDLIBS) -o $$@
+endef
+$(foreach e,$(EXERCISES),$(eval $(call exercise_rule,$(e),$(call exnum,$(e)))))
+
+# make exercises            run every exercise test
+# make exercises EX=ch01_eye   run one
+exercises: $(if $(EX),build/exercises/$(EX),$(EXERCISE_BINS))
+	@tests/exercises/run.sh $^
 
 # ---- the book -----------------------------------------------------------------
 
@@ -202,13 +241,13 @@ browsercheck: $(BOOK)
 
 # ---- tests ----------------------------------------------------------------------
 
-TEST_ARTIFACTS := $(BINS) $(CHECKS) $(DEMOS) $(BOOK)
+TEST_ARTIFACTS := $(BINS) $(CHECKS) $(DEMOS) $(BOOK) $(EXERCISE_BINS)
 
 test: $(TEST_ARTIFACTS)
 	@tests/run.sh --no-memcheck $(NUMS)
 
-check: $(TEST_ARTIFACTS) $(ASAN)
-	@tests/run.sh $(NUMS)
+check: $(TEST_ARTIFACTS) $(ASAN) $(FUZZ_BINS)
+	@FUZZ_TARGETS='$(FUZZ_NAMES)' FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run.sh $(NUMS)
 
 golden: $(BINS)
 	@for n in $(NUMS); do \
@@ -228,6 +267,24 @@ build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) b
 
 bench: build/bench/bench
 	build/bench/bench
+
+# ---- fuzzing --------------------------------------------------------------------
+# Every tests/fuzz/fuzz_NAME.c is a libFuzzer target, built with clang against
+# the newest snapshot; its corpus is tests/fuzz/corpus/NAME/. `make check`
+# replays each corpus and fuzzes each target for FUZZ_CHECK_SECONDS.
+
+FUZZFLAGS    := -std=c11 -Wall -Wextra -Wpedantic -Werror -O1 -g -gdwarf-4 \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.c tests/fuzz/fuzz.h \
+        $(call snap,$(LAST))/.stamp
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZFLAGS) -Itests/fuzz -I$(call snap,$(LAST))/src $< tests/fuzz/fuzz.c \
+	    $(call snap,$(LAST))/src/*.c $(LDLIBS) -o $@
+
+fuzz: $(FUZZ_BINS)
+	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 clean:
 	rm -rf build

@@ -12,6 +12,9 @@
 #   links     every link in the rendered books resolves
 #   browser   every page of both books in headless Chromium at 1280 and 390 px
 #             (book/browsercheck.py), and both EPUBs through epubcheck
+#   fuzz      each libFuzzer target in $FUZZ_TARGETS (set by the Makefile)
+#             over its stored corpus, then fuzzed afresh for
+#             $FUZZ_CHECK_SECONDS (tests/fuzz/run.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -92,6 +95,18 @@ step "book tooling tests" tests/tooling/test_book.sh
 step "output blocks and figures tests" tests/tooling/test_answers.sh
 step "PyTorch recordings current" python3 book/pytorch.py check
 step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv) book/preface.md
+# The exercise tests (built by make) compile against the book's code and
+# report "to do" there: a test that passes before the reader's change checks nothing.
+exercises_todo() {
+    local bins=() f
+    for f in tests/exercises/ch[0-9][0-9]_*.c; do
+        [ -e "$f" ] || continue
+        f=build/exercises/$(basename "$f" .c)
+        [ -x "$f" ] && bins+=("$f")
+    done
+    tests/exercises/run.sh --expect-todo "${bins[@]}"
+}
+step "exercise tests compile and report to do" exercises_todo
 step "links in the HTML books" python3 book/checklinks.py build/book
 svg_well_formed() {
     local f
@@ -122,6 +137,15 @@ epubcheck_all() {
     return $s
 }
 step "EPUBs pass epubcheck" epubcheck_all
+
+if [ $memcheck = 1 ] && [ -n "${FUZZ_TARGETS:-}" ]; then
+    echo "== fuzz targets (tests/fuzz)"
+    for t in $FUZZ_TARGETS; do
+        step "fuzz $t: stored corpus" tests/fuzz/run.sh corpus 0 "$t"
+        step "fuzz $t: fresh ${FUZZ_CHECK_SECONDS:-20}s run" \
+            tests/fuzz/run.sh fresh "${FUZZ_CHECK_SECONDS:-20}" "$t"
+    done
+fi
 
 echo
 echo "unit tests (Check): $((checks - checks_failed)) passed, $checks_failed failed"

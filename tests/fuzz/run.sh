@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# run.sh MODE SECONDS NAME...: run the fuzz targets build/fuzz/fuzz_NAME.
+#   fuzz     fuzz each target for SECONDS, starting from its stored corpus
+#            tests/fuzz/corpus/NAME/ (new inputs go to build/fuzz/work/NAME/,
+#            the stored corpus is not touched); print executions per second
+#            and total executions; a crashing input is saved as
+#            build/fuzz/crashes/NAME/crash-SHA1 (and the run fails).
+#   corpus   run every stored input of each target once (the regressions).
+#   fresh    a short fuzz run of SECONDS from the stored corpus, in a
+#            scratch directory (what `make check` does after `corpus`).
+# Exit status: 0 if no target found anything.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+mode=$1 seconds=$2; shift 2
+
+# Out-of-memory is an error the library reports: allocations above 512 MB
+# fail (return NULL) instead of killing the process. Leaks are findings.
+export ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=512:detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+common=(-rss_limit_mb=2048 -timeout=60 -max_len=4096 -print_final_stats=1)
+
+status=0
+for name in "$@"; do
+    bin=build/fuzz/fuzz_$name corpus=tests/fuzz/corpus/$name
+    crashes=build/fuzz/crashes/$name
+    mkdir -p "$corpus" "$crashes"
+    log=build/fuzz/logs/$name.$mode.log
+    mkdir -p "$(dirname "$log")"
+    case $mode in
+    corpus)
+        "$bin" "${common[@]}" -runs=0 "$corpus" > "$log" 2>&1 ;;
+    fuzz|fresh)
+        work=build/fuzz/work/$name
+        [ "$mode" = fresh ] && { rm -rf "$work"; }
+        mkdir -p "$work"
+        "$bin" "${common[@]}" -max_total_time="$seconds" -artifact_prefix="$crashes/" \
+            "$work" "$corpus" > "$log" 2>&1 ;;
+    *)
+        echo "run.sh: unknown mode $mode" >&2; exit 2 ;;
+    esac
+    s=$?
+    runs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -n 1)
+    rate=$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+).*/\1/p' "$log" | tail -n 1)
+    inputs=$(find "$corpus" -type f | wc -l)
+    if [ $s -eq 0 ]; then
+        printf '%-10s %-7s ok     %10s executions  %7s exec/s  (%s stored inputs)\n' \
+            "$name" "$mode" "${runs:-?}" "${rate:-?}" "$inputs"
+    else
+        status=1
+        printf '%-10s %-7s FOUND  after %s executions (log: %s)\n' "$name" "$mode" \
+            "${runs:-?}" "$log"
+        grep -E 'ERROR: |runtime error|invariant broken|SUMMARY|Test unit written' "$log" |
+            head -n 8 | sed 's/^/    /'
+    fi
+done
+exit $status
