@@ -2098,6 +2098,145 @@ START_TEST(test_bool_dtype)
 }
 END_TEST
 
+/* ------------------------------------------ issue 15: overflow, shapes, NULL */
+
+/* A tensor of these sizes and strides over an empty storage: legal in
+   PyTorch whenever a size is 0, since no element is reachable (in Python,
+   torch.empty(0).as_strided(sizes, strides)). */
+static tc_tensor *empty_over(int64_t dim, const int64_t *sizes, const int64_t *strides)
+{
+    tc_storage *storage = tc_storage_new(0);
+    tc_tensor *t = tc_tensor_over(storage, TC_FLOAT32, dim, sizes, strides, 0);
+
+    tc_storage_release(storage);
+    ck_assert_ptr_nonnull(t);
+    return t;
+}
+
+/* Issue 15, finding 1: the storage extent of an empty tensor added
+   (size - 1) * stride before it saw the zero size (signed overflow). */
+START_TEST(test_overflow_like_of_empty_with_huge_strides)
+{
+    /* M = 2**63 - 1; e = torch.empty(0).as_strided((3, 0, 3), (M, 1, M)) */
+    const int64_t M = INT64_MAX;
+    tc_tensor *e = empty_over(3, SIZES(3, 0, 3), SIZES(M, 1, M));
+    tc_tensor *like;
+
+    ck_assert_int_eq(tc_storage_extent(3, SIZES(3, 0, 3), SIZES(M, 1, M)), 0);
+    /* torch.empty_like(e).stride() == (M, 1, M); so zeros_like and ones_like */
+    like = tc_empty_like(e);
+    ck_assert_ptr_nonnull(like);
+    ck_assert_int_eq(like->strides[0], M);
+    ck_assert_int_eq(like->strides[1], 1);
+    ck_assert_int_eq(like->strides[2], M);
+    tc_release(like);
+    like = tc_zeros_like(e);
+    ck_assert_ptr_nonnull(like);
+    ck_assert_int_eq(like->sizes[1], 0);
+    ck_assert_int_eq(like->strides[2], M);
+    tc_release(like);
+    ck_assert_int_eq(tc_numel(e), 0);
+    ck_assert(tc_is_contiguous(e));    /* e.is_contiguous() is True */
+    tc_release(e);
+    /* An extent that does not fit an int64: -1 (library convention). */
+    ck_assert_int_eq(tc_storage_extent(2, SIZES(3, 3), SIZES(M, M)), -1);
+    /* numel of sizes whose running product overflows before a 0: 0 */
+    e = empty_over(3, SIZES((int64_t)1 << 62, 4, 0), SIZES(1, 1, 1));
+    ck_assert_int_eq(tc_numel(e), 0);
+    tc_release(e);
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_views (corpus: crash-empty-like-of-expand-2p62):
+   the bytes of empty_like's storage, 2**62 elements * 4, wrapped to 0 in
+   size_t, and the result reached 2**62 elements of a 0-byte storage. */
+START_TEST(test_overflow_like_bytes_of_expanded)
+{
+    /* x = torch.tensor(1.).expand(2**62): one element, stride 0 */
+    tc_storage *storage = tc_storage_new(sizeof(float));
+    tc_tensor *x = tc_tensor_over(storage, TC_FLOAT32, 1, SIZES((int64_t)1 << 62), SIZES(0), 0);
+    tc_tensor *y = tc_tensor_over(storage, TC_FLOAT32, 1, SIZES((int64_t)1 << 61), SIZES(0), 0);
+
+    tc_storage_release(storage);
+    /* torch.empty_like(x), torch.zeros_like(x) */
+    ASSERT_FAILS(tc_empty_like(x), "Storage size calculation overflowed with "
+                                   "sizes=[4611686018427387904] and strides=[1]");
+    ASSERT_FAILS(tc_zeros_like(x), "Storage size calculation overflowed with "
+                                   "sizes=[4611686018427387904] and strides=[1]");
+    /* torch.empty_like(torch.tensor(1.).expand(2**61)): 2**63 bytes */
+    ASSERT_FAILS(tc_empty_like(y), "Storage size calculation overflowed with "
+                                   "sizes=[2305843009213693952] and strides=[1]");
+    tc_release(x);
+    tc_release(y);
+}
+END_TEST
+
+/* Issue 15, finding 3: a shape's dim is checked in one place, by every
+   entry point. Library messages (no PyTorch counterpart: a Python list
+   cannot have a negative length, and PyTorch has no 16-dim limit). */
+START_TEST(test_dim_count_checked_everywhere)
+{
+    tc_shape above = { .dim = TC_MAX_DIMS + 1 }, negative = { .dim = -1 };
+    tc_tensor *x = F32V(1, 2, 3, 4);
+
+    ASSERT_FAILS(tc_empty(above, TC_FLOAT32), "tc: a tensor has at most 16 dimensions, got 17");
+    ASSERT_FAILS(tc_empty(negative, TC_FLOAT32),
+                 "tc: a number of dimensions cannot be negative, got -1");
+    ASSERT_FAILS(tc_zeros(negative, TC_INT64),
+                 "tc: a number of dimensions cannot be negative, got -1");
+    ASSERT_FAILS(tc_view(x, above), "tc: a tensor has at most 16 dimensions, got 17");
+    ASSERT_FAILS(tc_view(x, negative), "tc: a number of dimensions cannot be negative, got -1");
+    tc_clear_error();
+    ck_assert(!tc_check_dim_count(-5));
+    ASSERT_ERROR("tc: a number of dimensions cannot be negative, got -5");
+    tc_clear_error();
+    ck_assert(tc_check_dim_count(0) && tc_check_dim_count(TC_MAX_DIMS));
+    ck_assert_ptr_null(tc_error());
+    tc_release(x);
+}
+END_TEST
+
+/* Issue 15, finding 4: every function given NULL returns its failure value
+   and records a message (queries included); an earlier message stays. */
+START_TEST(test_null_rule_queries)
+{
+    const char *null_message = "tc: NULL argument, but no earlier call failed";
+    tc_tensor *x = F32V(1, 2);
+    double value = 0;
+    tc_shape shape;
+
+    tc_clear_error();
+    ck_assert_int_eq(tc_numel(NULL), -1);
+    ASSERT_ERROR(null_message);
+    tc_clear_error();
+    ck_assert(!tc_is_contiguous(NULL));
+    ASSERT_ERROR(null_message);
+    tc_clear_error();
+    ck_assert_ptr_null(tc_data_ptr(NULL));
+    ASSERT_ERROR(null_message);
+    tc_clear_error();
+    shape = tc_shape_of(NULL);
+    ck_assert_int_eq(shape.dim, -1);
+    ASSERT_ERROR(null_message);
+    ASSERT_FAILS(tc_empty(shape, TC_FLOAT32),    /* and nothing takes that shape */
+                 "tc: a number of dimensions cannot be negative, got -1");
+    ck_assert(!tc_is_non_overlapping_and_dense(NULL));
+    ASSERT_ERROR(null_message);
+    tc_clear_error();
+    ck_assert(!tc_equal(x, NULL));
+    ASSERT_ERROR(null_message);
+    tc_clear_error();
+    ASSERT_FAILS_INT(tc_get(x, NULL, &value), "tc: the index is NULL, but the tensor has 1 dimensions");
+    ASSERT_FAILS_INT(tc_get(x, IDX(0), NULL), null_message);
+    /* an earlier failure's message is kept */
+    tc_fail("earlier");
+    ck_assert_int_eq(tc_numel(NULL), -1);
+    ASSERT_ERROR("earlier");
+    tc_clear_error();
+    tc_release(x);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ suite */
 
 static TCase *tcase(const char *name)
@@ -2228,6 +2367,13 @@ Suite *suite_ch01(void)
 
     tc = tcase("bool");
     tcase_add_test(tc, test_bool_dtype);
+    suite_add_tcase(s, tc);
+
+    tc = tcase("issue 15: overflow, dim counts, NULL");
+    tcase_add_test(tc, test_overflow_like_of_empty_with_huge_strides);
+    tcase_add_test(tc, test_overflow_like_bytes_of_expanded);
+    tcase_add_test(tc, test_dim_count_checked_everywhere);
+    tcase_add_test(tc, test_null_rule_queries);
     suite_add_tcase(s, tc);
 
     return s;

@@ -401,6 +401,13 @@ START_TEST(test_movedim_errors)
                  "movedim: repeated dim in `source` ([0, -1])");
     ASSERT_FAILS(tc_movedim(s, TC_DIMS(0), TC_DIMS(1)),
                  "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+    /* lists that no tc_shape can hold: the library's messages */
+    {
+        tc_shape above = { .dim = TC_MAX_DIMS + 1 }, negative = { .dim = -1 };
+        ASSERT_FAILS(tc_movedim(y, above, above), "tc: a tensor has at most 16 dimensions, got 17");
+        ASSERT_FAILS(tc_movedim(y, TC_DIMS(0), negative),
+                     "tc: a number of dimensions cannot be negative, got -1");
+    }
 }
 END_TEST
 
@@ -2957,6 +2964,152 @@ START_TEST(test_property_random_view_chains)
 }
 END_TEST
 
+/* ---------------------------------- issue 15, finding 1: overflow in views */
+
+/* torch.empty(0).as_strided(sizes, strides): no element is reachable, so
+   PyTorch accepts any strides, and the views below compute with them. */
+static tc_tensor *empty_strided(tc_shape sizes, tc_shape strides)
+{
+    tc_tensor *base = tc_empty(S(0), TC_FLOAT32);
+    tc_tensor *t = tc_as_strided(base, sizes, strides, 0);
+
+    tc_release(base);
+    ck_assert_ptr_nonnull(t);
+    return t;
+}
+
+static void assert_geometry(tc_tensor *t, tc_shape sizes, tc_shape strides, int64_t offset)
+{
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(t->dim, sizes.dim);
+    for (int64_t d = 0; d < sizes.dim; d++) {
+        ck_assert_int_eq(t->sizes[d], sizes.sizes[d]);
+        ck_assert_int_eq(t->strides[d], strides.sizes[d]);
+    }
+    ck_assert_int_eq(t->storage_offset, offset);
+    tc_release(t);
+}
+
+#define P62 ((int64_t)1 << 62)
+#define M INT64_MAX
+
+START_TEST(test_overflow_as_strided_offsets)
+{
+    tc_tensor *x = tc_empty(S(4), TC_FLOAT32);
+
+    /* torch.empty(4).as_strided((2,), (1,), -2**62) */
+    ASSERT_FAILS(tc_as_strided(x, S(2), S(1), -P62), "Tensor: invalid storage offset -4611686018427387904");
+    /* torch.empty(4).as_strided((200,), (1,), -2**62): the offset's bytes wrap to 0 */
+    ASSERT_FAILS(tc_as_strided(x, S(200), S(1), -P62),
+          "setStorage: sizes [200], strides [1], storage offset -4611686018427387904, and "
+          "itemsize 4 requiring a storage size of 800 are out of bounds for storage of size 16");
+    /* torch.empty(4).as_strided((2,), (1,), -2**61-3) */
+    ASSERT_FAILS(tc_as_strided(x, S(2), S(1), -(P62 / 2) - 3),
+          "setStorage: sizes [2], strides [1], storage offset -2305843009213693955, and "
+          "itemsize 4 requiring a storage size of 9223372036854775804 are out of bounds for "
+          "storage of size 16");
+    /* torch.empty(0).as_strided((0, 3), (2**62, 2**62), -5) */
+    ASSERT_FAILS(tc_as_strided(x, S(0, 3), S(P62, P62), -5), "Tensor: invalid storage offset -5");
+    /* torch.empty(4).as_strided((2, 3), (2**62, 2**62), 0) */
+    ASSERT_FAILS(tc_as_strided(x, S(2, 3), S(P62, P62), 0),
+          "Storage size calculation overflowed with sizes=[2, 3] and "
+          "strides=[4611686018427387904, 4611686018427387904]");
+    /* PyTorch 1.13 accepts torch.empty(4).as_strided((2,), (1,), 2**62), a view
+       far outside its storage (its sum wraps); we refuse it */
+    ASSERT_FAILS(tc_as_strided(x, S(2), S(1), P62),
+          "Storage size calculation overflowed with sizes=[2] and strides=[1]");
+    /* torch.empty(4).as_strided((1, 2), (M, 1), 0): a size-1 dim, any stride */
+    assert_geometry(tc_as_strided(x, S(1, 2), S(M, 1), 0), S(1, 2), S(M, 1), 0);
+    tc_release(x);
+}
+END_TEST
+
+START_TEST(test_overflow_views_of_empty_tensors)
+{
+    /* e = torch.empty(0).as_strided((2, 0, 3), (2**62, 1, M)) */
+    tc_tensor *e = empty_strided(S(2, 0, 3), S(P62, 1, M));
+    /* f = torch.empty(0).as_strided((0, 3, 3), (1, M, M)) */
+    tc_tensor *f = empty_strided(S(0, 3, 3), S(1, M, M));
+    /* g = torch.empty(0).as_strided((0, 3), (M, M)) */
+    tc_tensor *g = empty_strided(S(0, 3), S(M, M));
+
+    /* e.select(0, 1): shape (0, 3), strides (1, M), offset 2**62 */
+    assert_geometry(tc_select(e, 0, 1), S(0, 3), S(1, M), P62);
+    /* e.select(2, 2): 2 * M wraps to -2 */
+    ASSERT_FAILS(tc_select(e, 2, 2), "Tensor: invalid storage offset -2");
+    /* e.narrow(0, 1, 1) */
+    assert_geometry(tc_narrow(e, 0, 1, 1), S(1, 0, 3), S(P62, 1, M), P62);
+    /* e.expand(3, 2, 0, 3): the new dim's stride is 0, 2 * 2**62 never kept */
+    assert_geometry(tc_expand(e, S(3, 2, 0, 3)), S(3, 2, 0, 3), S(0, P62, 1, M), 0);
+    /* e.unfold(2, 2, 1) */
+    assert_geometry(tc_unfold(e, 2, 2, 1), S(2, 0, 2, 2), S(P62, 1, M, M), 0);
+    /* g.unsqueeze(1): stride 3 * M wraps to M - 2; g.unsqueeze(0), g.unsqueeze(2) */
+    assert_geometry(tc_unsqueeze(g, 1), S(0, 1, 3), S(M, M - 2, M), 0);
+    assert_geometry(tc_unsqueeze(g, 0), S(1, 0, 3), S(0, M, M), 0);
+    assert_geometry(tc_unsqueeze(g, 2), S(0, 3, 1), S(M, M, 1), 0);
+    /* f.diagonal(0, 1, 2): M + M wraps to -2 */
+    ASSERT_FAILS(tc_diagonal(f, 0, 1, 2),
+          "as_strided: Negative strides are not supported at the moment, got strides: [1, -2]");
+    /* f[:, 1:, 1:]: the second slice's offset M + M wraps to -2 */
+    ASSERT_FAILS(tc_slice(tmp(tc_slice(f, 1, 1, TC_END, 1)), 2, 1, TC_END, 1),
+          "Tensor: invalid storage offset -2");
+    /* f[:, ::2**62]: stride M * 2**62 wraps */
+    ASSERT_FAILS(tc_slice(f, 1, 0, TC_END, P62),
+          "as_strided: Negative strides are not supported at the moment, got strides: "
+          "[1, -4611686018427387904, 9223372036854775807]");
+    /* f.flatten(1) and f.flatten() */
+    assert_geometry(tc_flatten(f, 1, 2), S(0, 9), S(9, 1), 0);
+    assert_geometry(tc_flatten(f, 0, 2), S(0), S(1), 0);
+    /* f.clone(), f.contiguous(): the strides are kept (it is "contiguous") */
+    assert_geometry(tc_clone(f), S(0, 3, 3), S(1, M, M), 0);
+    assert_geometry(tc_contiguous(f), S(0, 3, 3), S(1, M, M), 0);
+    /* torch.empty(0).as_strided((3, 0, 3), (M, 1, M)).clone() */
+    assert_geometry(tc_clone(tmp(empty_strided(S(3, 0, 3), S(M, 1, M)))), S(3, 0, 3),
+                    S(M, 1, M), 0);
+    /* torch.empty(0).as_strided((0, 2**62, 4), (1, 1, 1)).flatten(1, 2) gives a
+       wrapped (0, 0) in PyTorch; the product overflows: PyTorch's message for
+       torch.empty(0).as_strided((2**62, 4, 0), (1, 1, 1)).flatten(0, 1) */
+    ASSERT_FAILS(tc_flatten(tmp(empty_strided(S(0, P62, 4), S(1, 1, 1))), 1, 2),
+          "numel: integer multiplication overflow");
+    tc_release(e);
+    tc_release(f);
+    tc_release(g);
+}
+END_TEST
+#undef M
+#undef P62
+
+/* Issue 15, finding 3: malformed dim counts, refused before any size is read. */
+START_TEST(test_dim_count_views)
+{
+    tc_tensor *x = tc_empty(S(2, 2), TC_FLOAT32);
+    tc_shape above = { .dim = TC_MAX_DIMS + 1 }, negative = { .dim = -3 };
+
+    ASSERT_FAILS(tc_as_strided(x, above, above, 0), "tc: a tensor has at most 16 dimensions, got 17");
+    ASSERT_FAILS(tc_as_strided(x, negative, negative, 0),
+          "tc: a number of dimensions cannot be negative, got -3");
+    ASSERT_FAILS(tc_expand(x, above), "tc: a tensor has at most 16 dimensions, got 17");
+    ASSERT_FAILS(tc_expand(x, negative), "tc: a number of dimensions cannot be negative, got -3");
+    ASSERT_FAILS(tc_reshape(x, negative), "tc: a number of dimensions cannot be negative, got -3");
+    ASSERT_FAILS(tc_permute(x, above), "tc: a tensor has at most 16 dimensions, got 17");
+    tc_release(x);
+}
+END_TEST
+
+/* Issue 15, finding 4: the NULL rule for chapter 2's queries. */
+START_TEST(test_null_rule_views)
+{
+    tc_tensor *x = tc_empty(S(2), TC_FLOAT32);
+
+    tc_clear_error();
+    ck_assert(!tc_same_storage(x, NULL));
+    ck_assert_ptr_nonnull(tc_error());
+    ck_assert_str_eq(tc_error(), "tc: NULL argument, but no earlier call failed");
+    tc_clear_error();
+    tc_release(x);
+}
+END_TEST
+
 /* -------------------------------------------------------------------- suite */
 
 static TCase *tcase(const char *name)
@@ -3077,6 +3230,13 @@ Suite *suite_ch02(void)
 
     tc = tcase("random view chains");
     tcase_add_test(tc, test_property_random_view_chains);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase("issue 15: overflow, dim counts, NULL");
+    tcase_add_test(tc, test_overflow_as_strided_offsets);
+    tcase_add_test(tc, test_overflow_views_of_empty_tensors);
+    tcase_add_test(tc, test_dim_count_views);
+    tcase_add_test(tc, test_null_rule_views);
     suite_add_tcase(suite, tc);
 
     return suite;

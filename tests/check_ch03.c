@@ -2344,6 +2344,111 @@ START_TEST(test_null_reductions_and_matmul)
 }
 END_TEST
 
+/* -------------------------------------- issue 15: overflow, dims, NULL */
+
+/* Finding 1: the loop multiplied the stride of a size-1 inner dimension by
+   the item size (signed overflow), though that stride is never stepped. */
+START_TEST(test_overflow_loop_size_one_inner_stride)
+{
+    /* x = torch.arange(4.).view(2, 2); y = x[:, ::2**62]: shape (2, 1),
+       strides (2, 2**62); y.neg() is [[-0.], [-2.]] with strides (1, 1) */
+    tc_tensor *x = K(tc_view(K(tc_arange(0.0, 4.0, 1.0)), S(2, 2)));
+    tc_tensor *y = K(tc_slice(x, 1, 0, TC_END, (int64_t)1 << 62));
+    /* z = x.as_strided((2, 1), (2, 2**63 - 1)) */
+    tc_tensor *z = K(tc_as_strided(x, S(2, 1), S(2, INT64_MAX), 0));
+
+    ck_assert_int_eq(y->strides[1], (int64_t)1 << 62);
+    /* (PyTorch's result strides, (1, 1), come from its byte strides 4 * 2**62
+       wrapping to 0; with no overflow, x.as_strided((2, 1), (2, 100)).neg()
+       has (1, 2), as ours. Values and shape are what matter here.) */
+    EXPECT(tc_neg(y), TC_FLOAT32, S(2, 1), CH03_EXACT, VF(-0.0, -2));
+    EXPECT(tc_neg(z), TC_FLOAT32, S(2, 1), CH03_EXACT, VF(-0.0, -2));
+    EXPECT_STRIDED(tc_neg(K(tc_as_strided(K(tc_arange(0.0, 400.0, 1.0)), S(2, 1), S(2, 100), 0))),
+                   TC_FLOAT32, S(2, 1), S(1, 2), CH03_EXACT, VF(-0.0, -2));
+    /* z + z is [[0.], [4.]] */
+    EXPECT(tc_add(z, z), TC_FLOAT32, S(2, 1), CH03_EXACT, VF(0, 4));
+    EXPECT(tc_sum(z), TC_FLOAT32, S0, CH03_EXACT, VF(2));
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_views: an output's bytes wrapped in size_t.
+   torch.tensor(1.).expand(2**62).neg() and (2**61, of 2**63 bytes). */
+START_TEST(test_overflow_output_bytes)
+{
+    tc_tensor *one = K(tc_ones(S0, TC_FLOAT32));
+
+    FAILS(tc_neg(K(tc_expand(one, S((int64_t)1 << 62)))),
+          "Storage size calculation overflowed with sizes=[4611686018427387904]");
+    FAILS(tc_neg(K(tc_expand(one, S((int64_t)1 << 61)))),
+          "Storage size calculation overflowed with sizes=[2305843009213693952]");
+    /* x.clone() says "... and strides=[1]", x.contiguous() not */
+    FAILS(tc_clone(K(tc_expand(one, S((int64_t)1 << 62)))),
+          "Storage size calculation overflowed with sizes=[4611686018427387904] and strides=[1]");
+    FAILS(tc_contiguous(K(tc_expand(one, S((int64_t)1 << 62)))),
+          "Storage size calculation overflowed with sizes=[4611686018427387904]");
+}
+END_TEST
+
+/* Found by fuzz_sparse (sparse.sum over the dense dims of an empty hybrid
+   tensor): the reduction counted the reduced elements with a signed product
+   that overflows when x is empty.
+   torch.zeros(0, 2**63-1, 3).sum((1, 2)).shape == (0,);
+   torch.zeros(2, 0, 2**63-1).sum((0, 2)) is tensor([]). */
+START_TEST(test_overflow_reduce_empty)
+{
+    EXPECT(tc_sum_dims(K(tc_zeros(S(0, INT64_MAX, 3), TC_FLOAT32)), S(1, 2), false),
+           TC_FLOAT32, S(0), CH03_EXACT, VNONE);
+    EXPECT(tc_sum_dims(K(tc_zeros(S(2, 0, INT64_MAX), TC_FLOAT32)), S(0, 2), false),
+           TC_FLOAT32, S(0), CH03_EXACT, VNONE);
+}
+END_TEST
+
+/* Finding 3: sum_to_size read sizes past the array for dim > 16 (a stack
+   buffer overflow in its message) and accepted a negative dim. PyTorch's
+   torch.empty(2, 3).sum_to_size(-1) says "size {[-1]} is not expandable
+   to size {[2, 3]}." for a negative size; a negative or too large count
+   of dimensions has no Python spelling: library messages. */
+START_TEST(test_dim_count_operators)
+{
+    tc_tensor *x = K(tc_zeros(S(2, 3), TC_FLOAT32));
+    tc_shape above = { .dim = TC_MAX_DIMS + 1 }, negative = { .dim = -1 }, out;
+
+    FAILS(tc_sum_to_size(x, above), "tc: a tensor has at most 16 dimensions, got 17");
+    FAILS(tc_sum_to_size(x, negative), "tc: a number of dimensions cannot be negative, got -1");
+    FAILS(tc_sum_to_size(K(tc_zeros(S0, TC_FLOAT32)), negative),
+          "tc: a number of dimensions cannot be negative, got -1");
+    FAILS(tc_sum_to_size(x, S(-1)), "size {[-1]} is not expandable to size {[2, 3]}.");
+    FAILS(tc_sum_dims(x, above, false), "tc: a tensor has at most 16 dimensions, got 17");
+    FAILS(tc_mean_dims(x, negative, true), "tc: a number of dimensions cannot be negative, got -1");
+    tc_clear_error();
+    ck_assert(!tc_broadcast_shapes(above, S(2), &out));
+    ck_assert_str_eq(tc_error(), "tc: a tensor has at most 16 dimensions, got 17");
+    tc_clear_error();
+    ck_assert(!tc_broadcast_shapes(S(2), negative, &out));
+    ck_assert_str_eq(tc_error(), "tc: a number of dimensions cannot be negative, got -1");
+    tc_clear_error();
+}
+END_TEST
+
+/* Finding 4: NULL output pointers and operands get the NULL rule too. */
+START_TEST(test_null_rule_operators)
+{
+    tc_tensor *x = K(tc_zeros(S(2), TC_FLOAT32)), *values = NULL;
+
+    tc_clear_error();
+    ck_assert_int_eq(tc_max_dim(x, 0, false, &values, NULL), -1);
+    ck_assert_str_eq(tc_error(), "tc: NULL argument, but no earlier call failed");
+    ck_assert_ptr_null(values);
+    tc_clear_error();
+    /* a NULL operand has no type: the others decide (here none: the default) */
+    ck_assert_int_eq(tc_result_type(1, (const tc_tensor *const[]){ NULL }), TC_FLOAT32);
+    ck_assert_str_eq(tc_error(), "tc: NULL argument, but no earlier call failed");
+    tc_clear_error();
+    ck_assert_int_eq(tc_result_type(2, (const tc_tensor *const[]){ NULL, x }), TC_FLOAT32);
+    tc_clear_error();
+}
+END_TEST
+
 /* ------------------------------------------------------------------ suite */
 
 static void ch03_add(Suite *suite, const char *name, const TTest *const *tests, int n)
@@ -2367,6 +2472,9 @@ Suite *suite_ch03(void)
 
     CASE(suite, "broadcasting", test_broadcast_shapes, test_broadcast_errors,
          test_broadcast_shapes_errors, test_broadcast_through_ops);
+    CASE(suite, "issue 15: overflow, dim counts, NULL", test_overflow_loop_size_one_inner_stride,
+         test_overflow_output_bytes, test_overflow_reduce_empty, test_dim_count_operators,
+         test_null_rule_operators);
     CASE(suite, "type promotion", test_result_type, test_promotion_through_ops);
     CASE(suite, "arithmetic", test_arith_tensors, test_arith_numbers, test_alpha);
     CASE(suite, "unary operations", test_unary_ops, test_unary_bool, test_unary_strided);

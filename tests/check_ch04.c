@@ -2223,6 +2223,57 @@ START_TEST(test_huge_sum_dims)
     ch04_expect_lists(r, 1, CH04_I64(2), TC_FLOAT32, CH04_VALS(0), true);
     /* torch.sparse.sum(s, 2): numel: integer multiplication overflow (2^63) */
     CH04_FAILS_S(tc_sparse_sum_dims(s, TC_DIMS(2)), CH04_NUMEL_OVERFLOW);
+    /* Found by fuzz_sparse: summing the dense dims of an empty hybrid tensor.
+       torch.sparse.sum(torch.sparse_coo_tensor(torch.zeros(1,0,dtype=torch.long),
+       torch.zeros(0,2**63-1,3), (0,2**63-1,3)), (1,2)): indices (1, 0), values (0,),
+       size (0,), nnz 0 */
+    r = ch04_s(tc_sparse_sum_dims(ch04_coo(1, 0, CH04_I64(0), TC_SHAPE(0, INT64_MAX, 3),
+                                           TC_FLOAT32, CH04_F32(0),
+                                           CH04_SIZE(0, INT64_MAX, 3)),
+                                  TC_DIMS(1, 2)));
+    ch04_expect_shape(r, 1, CH04_I64(0), 1);
+    ch04_expect_lists(r, 0, CH04_I64(0), TC_FLOAT32, CH04_VALS(0), true);
+}
+END_TEST
+
+/* ---------------------------------------- issue 15: dim counts and NULL */
+
+/* Finding 4: tc_sparse_mul_number(s, NULL) returned NULL and recorded
+   nothing; tc_sparse_nnz(NULL) dereferenced NULL. The NULL rule of
+   chapter 1: the failure value (NULL, -1, 0) and a message. */
+START_TEST(test_null_rule_sparse)
+{
+    tc_sparse *s = ch04_demo();    /* released by the fixture */
+
+    CH04_FAILS_S(tc_sparse_mul_number(s, NULL), "tc: NULL argument, but no earlier call failed");
+    tc_clear_error();
+    ck_assert_int_eq(tc_sparse_nnz(NULL), -1);
+    ch04_error_is("tc: NULL argument, but no earlier call failed");
+    ck_assert_uint_eq(tc_sparse_nbytes(NULL), 0);
+    ch04_error_is("tc: NULL argument, but no earlier call failed");
+    /* an earlier failure's message is kept */
+    tc_fail("earlier");
+    ck_assert_ptr_null(tc_sparse_mul_number(s, NULL));
+    ch04_error_is("earlier");
+}
+END_TEST
+
+/* Finding 3: a size or dims list with a bad count is refused before any
+   entry is read (library messages: Python has no negative-length list). */
+START_TEST(test_dim_count_sparse)
+{
+    tc_sparse *s = ch04_demo();    /* released by the fixture */
+    tc_tensor *indices = ch04_dense(TC_SHAPE(2, 1), TC_INT64, CH04_I64(0, 0));
+    tc_tensor *values = ch04_dense(TC_SHAPE(1), TC_FLOAT32, CH04_F32(1));
+    tc_shape above = { .dim = TC_MAX_DIMS + 1 }, negative = { .dim = -1 };
+
+    CH04_FAILS_S(tc_sparse_coo_tensor(indices, values, &above),
+                 "tc: a tensor has at most 16 dimensions, got 17");
+    CH04_FAILS_S(tc_sparse_coo_tensor(indices, values, &negative),
+                 "tc: a number of dimensions cannot be negative, got -1");
+    CH04_FAILS_S(tc_sparse_sum_dims(s, above), "tc: a tensor has at most 16 dimensions, got 17");
+    CH04_FAILS_S(tc_sparse_sum_dims(s, negative),
+                 "tc: a number of dimensions cannot be negative, got -1");
 }
 END_TEST
 
@@ -2240,6 +2291,11 @@ Suite *suite_ch04(void)
 {
     Suite *s = suite_create("ch04");
     TCase *tc;
+
+    tc = ch04_tcase("issue 15: dim counts, NULL");
+    tcase_add_test(tc, test_null_rule_sparse);
+    tcase_add_test(tc, test_dim_count_sparse);
+    suite_add_tcase(s, tc);
 
     tc = ch04_tcase("construction");
     tcase_add_test(tc, test_construct_with_size);

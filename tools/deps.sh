@@ -14,7 +14,8 @@ packages=(
     graphviz                    # dot, for the figures of later chapters
 )
 
-# clang's sanitizer runtimes come in a package named after its version
+# clang's sanitizer runtimes and libFuzzer (make fuzz, and the fuzz steps of
+# make check) come in a package named after its version
 # (libclang-rt-14-dev on Debian 12); ask the installed clang which one.
 if command -v clang >/dev/null; then
     major=$(clang --version | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)

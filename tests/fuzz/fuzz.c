@@ -315,3 +315,23 @@ void fz_check_same_values(const tc_tensor *a, const tc_tensor *b, const char *wh
         }
     } while (tc_next_index(a->dim, a->sizes, index));
 }
+
+static void trace_tensor(const char *label, const tc_tensor *t)
+{
+    char a[TC_SIZES_STRLEN], b[TC_SIZES_STRLEN];
+
+    fprintf(stderr, "  %s sizes %s strides %s offset %lld %s, storage %zu bytes\n", label,
+            tc_format_sizes(a, t->dim, t->sizes), tc_format_sizes(b, t->dim, t->strides),
+            (long long)t->storage_offset, tc_dtype_name(t->dtype), t->storage->nbytes);
+}
+
+void fz_trace(const char *what, const tc_tensor *in, const tc_tensor *out)
+{
+    fprintf(stderr, "%s\n", what);
+    if (in != NULL)
+        trace_tensor("in ", in);
+    if (out != NULL)
+        trace_tensor("out", out);
+    else
+        fprintf(stderr, "  failed: %s\n", tc_error() ? tc_error() : "(no message)");
+}

@@ -92,6 +92,9 @@ void fz_check_same_values(const tc_tensor *a, const tc_tensor *b, const char *wh
    walk: storage_offset + sum(index * stride), each step checked. */
 double fz_ref_load(const tc_tensor *t, const int64_t *index);
 int64_t fz_ref_load_int64(const tc_tensor *t, const int64_t *index);
+/* Print step `what` (its input and result, or its failure) to stderr:
+   targets call it when the environment sets FZ_TRACE, to read a finding. */
+void fz_trace(const char *what, const tc_tensor *in, const tc_tensor *out);
 /* Elements of t (a product of sizes that the caller knows fits). */
 int64_t fz_numel(const tc_tensor *t);
 
