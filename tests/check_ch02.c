@@ -3033,6 +3033,9 @@ START_TEST(test_overflow_views_of_empty_tensors)
     /* g = torch.empty(0).as_strided((0, 3), (M, M)) */
     tc_tensor *g = empty_strided(S(0, 3), S(M, M));
 
+    /* torch.empty(0, 2**62, 4): strides (0, 4, 1), 4 * 2**62 wrapped to 0;
+       .select(1, 5): shape (0, 4), strides (0, 1), offset 20 */
+    assert_geometry(tc_select(tmp(tc_empty(S(0, P62, 4), TC_FLOAT32)), 1, 5), S(0, 4), S(0, 1), 20);
     /* e.select(0, 1): shape (0, 3), strides (1, M), offset 2**62 */
     assert_geometry(tc_select(e, 0, 1), S(0, 3), S(1, M), P62);
     /* e.select(2, 2): 2 * M wraps to -2 */
