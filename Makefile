@@ -265,8 +265,18 @@ build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) b
 	$(CC) $(CFLAGS) -O3 -march=native -I$(@D) -I$(call snap,$(LAST))/src tests/bench_main.c \
 	    $(BENCH_SRC) $(call snap,$(LAST))/src/*.c $(LDLIBS) -o $@
 
+# Chapter 4 times PyTorch's coalesce in the same run, through the script in
+# TORCH_BENCH, when /usr/bin/python3 has torch.
+TORCH_PY := /usr/bin/python3
+
 bench: build/bench/bench
-	build/bench/bench
+	@if $(TORCH_PY) -c 'import torch' 2> /dev/null; then \
+	    echo "TORCH_BENCH='$(TORCH_PY) tests/bench_torch_ch04.py' build/bench/bench"; \
+	    TORCH_BENCH='$(TORCH_PY) tests/bench_torch_ch04.py' build/bench/bench; \
+	else \
+	    echo "bench: $(TORCH_PY) cannot import torch: the comparisons with PyTorch are skipped"; \
+	    build/bench/bench; \
+	fi
 
 # ---- fuzzing --------------------------------------------------------------------
 # Every tests/fuzz/fuzz_NAME.c is a libFuzzer target, built with clang against

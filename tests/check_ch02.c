@@ -298,6 +298,120 @@ START_TEST(test_transpose_views)
 }
 END_TEST
 
+START_TEST(test_movedim_views)
+{
+    tc_tensor *z = tmp(tc_empty(S(2, 3, 4, 5), TC_FLOAT32));
+    tc_tensor *m;
+
+    /* y.movedim(0, 2) */
+    EXPECT_VIEW(y, tc_movedim(y, TC_DIMS(0), TC_DIMS(2)),
+                S(3, 4, 2), S(4, 1, 12), 0, V(0, 12, 1, 13, 2, 14, 3, 15, 4, 16, 5, 17, 6, 18,
+                  7, 19, 8, 20, 9, 21, 10, 22, 11, 23));
+    /* y.movedim(-1, 0) */
+    EXPECT_VIEW(y, tc_movedim(y, TC_DIMS(-1), TC_DIMS(0)),
+                S(4, 2, 3), S(1, 12, 4), 0, V(0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6,
+                  10, 14, 18, 22, 3, 7, 11, 15, 19, 23));
+    /* y.movedim((0, 1), (2, 0)) */
+    EXPECT_VIEW(y, tc_movedim(y, TC_DIMS(0, 1), TC_DIMS(2, 0)),
+                S(3, 4, 2), S(4, 1, 12), 0, V(0, 12, 1, 13, 2, 14, 3, 15, 4, 16, 5, 17, 6, 18,
+                  7, 19, 8, 20, 9, 21, 10, 22, 11, 23));
+    /* y.movedim((2, 0), (0, 1)) */
+    EXPECT_VIEW(y, tc_movedim(y, TC_DIMS(2, 0), TC_DIMS(0, 1)),
+                S(4, 2, 3), S(1, 12, 4), 0, V(0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6,
+                  10, 14, 18, 22, 3, 7, 11, 15, 19, 23));
+    /* y.moveaxis((0, 1, 2), (2, 0, 1)) */
+    EXPECT_VIEW(y, tc_moveaxis(y, TC_DIMS(0, 1, 2), TC_DIMS(2, 0, 1)),
+                S(3, 4, 2), S(4, 1, 12), 0, V(0, 12, 1, 13, 2, 14, 3, 15, 4, 16, 5, 17, 6, 18,
+                  7, 19, 8, 20, 9, 21, 10, 22, 11, 23));
+    /* y.movedim((), ()) */
+    EXPECT_VIEW(y, tc_movedim(y, S0, S0),
+                S(2, 3, 4), S(12, 4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                  15, 16, 17, 18, 19, 20, 21, 22, 23));
+    /* x.moveaxis(-2, -1) */
+    EXPECT_VIEW(x, tc_moveaxis(x, TC_DIMS(-2), TC_DIMS(-1)),
+                S(4, 3), S(1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
+    /* s.movedim(0, 0), s.movedim(-1, 0) */
+    EXPECT_VIEW(s, tc_movedim(s, TC_DIMS(0), TC_DIMS(0)), S0, S0, 0, V(5));
+    EXPECT_VIEW(s, tc_movedim(s, TC_DIMS(-1), TC_DIMS(0)), S0, S0, 0, V(5));
+    /* torch.empty(2,3,4,5).movedim((0,3),(2,1)): (3, 5, 2, 4), strides (20, 1, 60, 5) */
+    m = tmp(tc_movedim(z, TC_DIMS(0, 3), TC_DIMS(2, 1)));
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(m->dim, 4);
+    ck_assert(m->sizes[0] == 3 && m->sizes[1] == 5 && m->sizes[2] == 2 && m->sizes[3] == 4);
+    ck_assert(m->strides[0] == 20 && m->strides[1] == 1 && m->strides[2] == 60 &&
+              m->strides[3] == 5);
+    /* ....movedim((3,-4),(0,-1)): (5, 3, 4, 2), strides (1, 20, 5, 60) */
+    m = tmp(tc_movedim(z, TC_DIMS(3, -4), TC_DIMS(0, -1)));
+    ck_assert_ptr_nonnull(m);
+    ck_assert(m->sizes[0] == 5 && m->sizes[1] == 3 && m->sizes[2] == 4 && m->sizes[3] == 2);
+    ck_assert(m->strides[0] == 1 && m->strides[1] == 20 && m->strides[2] == 5 &&
+              m->strides[3] == 60);
+}
+END_TEST
+
+START_TEST(test_movedim_errors)
+{
+    /* y.movedim((0, 1), (2,)) */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0, 1), TC_DIMS(2)),
+                 "movedim: Invalid source or destination dims: source ([0, 1] dims) should "
+                 "contain the same number of dims as destination ([2] dims)");
+    /* y.movedim((0, 0), (1,)): the lengths before the repeat */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0, 0), TC_DIMS(1)),
+                 "movedim: Invalid source or destination dims: source ([0, 0] dims) should "
+                 "contain the same number of dims as destination ([1] dims)");
+    /* y.movedim((0, 1, 2, 3), (0,)) */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0, 1, 2, 3), TC_DIMS(0)),
+                 "movedim: Invalid source or destination dims: source ([0, 1, 2, 3] dims) "
+                 "should contain the same number of dims as destination ([0] dims)");
+    /* y.movedim((0, 0), (1, 2)) */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0, 0), TC_DIMS(1, 2)),
+                 "movedim: repeated dim in `source` ([0, 0])");
+    /* y.movedim((0, -3), (1, 2)): quoted as given */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0, -3), TC_DIMS(1, 2)),
+                 "movedim: repeated dim in `source` ([0, -3])");
+    /* y.moveaxis((0, 0), (1, 2)): moveaxis says movedim */
+    ASSERT_FAILS(tc_moveaxis(y, TC_DIMS(0, 0), TC_DIMS(1, 2)),
+                 "movedim: repeated dim in `source` ([0, 0])");
+    /* y.movedim((1, 2), (0, 0)) */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(1, 2), TC_DIMS(0, 0)),
+                 "movedim: repeated dim in `destination` ([0, 0])");
+    /* y.movedim((0, 1, 2, 0), (0, 1, 2, 0)) */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0, 1, 2, 0), TC_DIMS(0, 1, 2, 0)),
+                 "movedim: repeated dim in `source` ([0, 1, 2, 0])");
+    /* y.movedim(3, 0), y.movedim(-4, 0), y.movedim(0, 3), y.movedim(0, -4) */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(3), TC_DIMS(0)),
+                 "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(-4), TC_DIMS(0)),
+                 "Dimension out of range (expected to be in range of [-3, 2], but got -4)");
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0), TC_DIMS(3)),
+                 "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0), TC_DIMS(-4)),
+                 "Dimension out of range (expected to be in range of [-3, 2], but got -4)");
+    /* y.moveaxis(5, 0) */
+    ASSERT_FAILS(tc_moveaxis(y, TC_DIMS(5), TC_DIMS(0)),
+                 "Dimension out of range (expected to be in range of [-3, 2], but got 5)");
+    /* y.movedim((0, 0), (5, 1)) and y.movedim((0, 0), (1, 9)): range before repeats */
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0, 0), TC_DIMS(5, 1)),
+                 "Dimension out of range (expected to be in range of [-3, 2], but got 5)");
+    ASSERT_FAILS(tc_movedim(y, TC_DIMS(0, 0), TC_DIMS(1, 9)),
+                 "Dimension out of range (expected to be in range of [-3, 2], but got 9)");
+    /* s.movedim(1, 0), s.movedim((0, -1), (0, 0)), s.movedim((0,), (1,)) */
+    ASSERT_FAILS(tc_movedim(s, TC_DIMS(1), TC_DIMS(0)),
+                 "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+    ASSERT_FAILS(tc_movedim(s, TC_DIMS(0, -1), TC_DIMS(0, 0)),
+                 "movedim: repeated dim in `source` ([0, -1])");
+    ASSERT_FAILS(tc_movedim(s, TC_DIMS(0), TC_DIMS(1)),
+                 "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+    /* lists that no tc_shape can hold: the library's messages */
+    {
+        tc_shape above = { .dim = TC_MAX_DIMS + 1 }, negative = { .dim = -1 };
+        ASSERT_FAILS(tc_movedim(y, above, above), "tc: a tensor has at most 16 dimensions, got 17");
+        ASSERT_FAILS(tc_movedim(y, TC_DIMS(0), negative),
+                     "tc: a number of dimensions cannot be negative, got -1");
+    }
+}
+END_TEST
+
 START_TEST(test_transpose_errors)
 {
     /* y.t() */
@@ -3217,6 +3331,9 @@ START_TEST(test_overflow_views_of_empty_tensors)
     /* g = torch.empty(0).as_strided((0, 3), (M, M)) */
     tc_tensor *g = empty_strided(S(0, 3), S(M, M));
 
+    /* torch.empty(0, 2**62, 4): strides (0, 4, 1), 4 * 2**62 wrapped to 0;
+       .select(1, 5): shape (0, 4), strides (0, 1), offset 20 */
+    assert_geometry(tc_select(tmp(tc_empty(S(0, P62, 4), TC_FLOAT32)), 1, 5), S(0, 4), S(0, 1), 20);
     /* e.select(0, 1): shape (0, 3), strides (1, M), offset 2**62 */
     assert_geometry(tc_select(e, 0, 1), S(0, 3), S(1, M), P62);
     /* e.select(2, 2): 2 * M wraps to -2 */
@@ -3316,6 +3433,8 @@ Suite *suite_ch02(void)
     tc = tcase("transpose");
     tcase_add_test(tc, test_transpose_views);
     tcase_add_test(tc, test_transpose_errors);
+    tcase_add_test(tc, test_movedim_views);
+    tcase_add_test(tc, test_movedim_errors);
     suite_add_tcase(suite, tc);
 
     tc = tcase("narrow");

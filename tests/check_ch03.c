@@ -186,28 +186,34 @@ static void ch03_check(int line, const char *what, tc_tensor *t, tc_dtype dtype,
 
 #define FAILS(call, expected) EXPECT_FAILS(call, expected)
 
-/* tc_broadcast_shapes(a, b) gives want. */
+typedef bool ch03_broadcast_fn(tc_shape a, tc_shape b, tc_shape *out);
+
+/* tc_infer_broadcast_shape(a, b) and tc_broadcast_shapes(a, b) both give want. */
 static void ch03_broadcasts(int line, tc_shape a, tc_shape b, tc_shape want)
 {
-    tc_shape out = { .dim = -1 };
+    ch03_broadcast_fn *both[2] = { tc_infer_broadcast_shape, tc_broadcast_shapes };
 
-    tc_clear_error();
-    ck_assert_msg(tc_broadcast_shapes(a, b, &out), "line %d: refused: %s", line,
-                  tc_error() != NULL ? tc_error() : "(no message)");
-    ck_assert_msg(out.dim == want.dim, "line %d: %lld dimensions, expected %lld", line,
-                  (long long)out.dim, (long long)want.dim);
-    for (int64_t d = 0; d < want.dim; d++)
-        ck_assert_msg(out.sizes[d] == want.sizes[d], "line %d: size %lld is %lld, expected %lld",
-                      line, (long long)d, (long long)out.sizes[d], (long long)want.sizes[d]);
+    for (int f = 0; f < 2; f++) {
+        tc_shape out = { .dim = -1 };
+        tc_clear_error();
+        ck_assert_msg(both[f](a, b, &out), "line %d: refused: %s", line,
+                      tc_error() != NULL ? tc_error() : "(no message)");
+        ck_assert_msg(out.dim == want.dim, "line %d: %lld dimensions, expected %lld", line,
+                      (long long)out.dim, (long long)want.dim);
+        for (int64_t d = 0; d < want.dim; d++)
+            ck_assert_msg(out.sizes[d] == want.sizes[d],
+                          "line %d: size %lld is %lld, expected %lld", line, (long long)d,
+                          (long long)out.sizes[d], (long long)want.sizes[d]);
+    }
 }
 
-static void ch03_no_broadcast(int line, tc_shape a, tc_shape b, const char *expected)
+static void ch03_no_broadcast(int line, ch03_broadcast_fn *f, tc_shape a, tc_shape b,
+                              const char *expected)
 {
     tc_shape out;
 
     tc_clear_error();
-    ck_assert_msg(!tc_broadcast_shapes(a, b, &out), "line %d: broadcast, expected \"%s\"",
-                  line, expected);
+    ck_assert_msg(!f(a, b, &out), "line %d: broadcast, expected \"%s\"", line, expected);
     ck_assert_msg(tc_error() != NULL && strcmp(tc_error(), expected) == 0,
                   "line %d: message \"%s\", expected \"%s\"", line,
                   tc_error() != NULL ? tc_error() : "(none)", expected);
@@ -215,7 +221,11 @@ static void ch03_no_broadcast(int line, tc_shape a, tc_shape b, const char *expe
 }
 
 #define BROADCASTS(a, b, want) ch03_broadcasts(__LINE__, a, b, want)
-#define NO_BROADCAST(a, b, expected) ch03_no_broadcast(__LINE__, a, b, expected)
+/* refused by the operators' rule / by torch.broadcast_shapes */
+#define NO_BROADCAST(a, b, expected) \
+    ch03_no_broadcast(__LINE__, tc_infer_broadcast_shape, a, b, expected)
+#define NO_BROADCAST_SHAPES(a, b, expected) \
+    ch03_no_broadcast(__LINE__, tc_broadcast_shapes, a, b, expected)
 
 /* tc_result_type of the listed operands. */
 #define RESULT_TYPE(...)                                                      \
@@ -255,9 +265,8 @@ START_TEST(test_broadcast_shapes)
 }
 END_TEST
 
-/* torch.broadcast_shapes says "Shape mismatch: objects cannot be broadcast
-   to a single shape" in Python; the messages below are those of
-   at::infer_size, which every operator reports (torch.zeros(a) + torch.zeros(b)). */
+/* The operators' messages (at::infer_size, tc_infer_broadcast_shape):
+   torch.zeros(a) + torch.zeros(b). torch.broadcast_shapes's are below. */
 START_TEST(test_broadcast_errors)
 {
     /* torch.zeros(2,3)+torch.zeros(3,2) */
@@ -283,6 +292,29 @@ START_TEST(test_broadcast_errors)
     /* torch.zeros(2,1)+torch.zeros(8,4,3) */
     NO_BROADCAST(S(2, 1), S(8, 4, 3), "The size of tensor a (2) must match the size of "
                                       "tensor b (4) at non-singleton dimension 1");
+}
+END_TEST
+
+#define CH03_MISMATCH "Shape mismatch: objects cannot be broadcast to a single shape"
+#define CH03_NEGATIVE(n) "Trying to create tensor with negative dimension (" n "): (" n ")"
+
+START_TEST(test_broadcast_shapes_errors)
+{
+    /* torch.broadcast_shapes((3,),(4,)) and ((2,3),(3,2)) */
+    NO_BROADCAST_SHAPES(S(3), S(4), CH03_MISMATCH);
+    NO_BROADCAST_SHAPES(S(2, 3), S(3, 2), CH03_MISMATCH);
+    /* torch.broadcast_shapes((5,),(1,0)) */
+    NO_BROADCAST_SHAPES(S(5), S(1, 0), CH03_MISMATCH);
+    /* torch.broadcast_shapes((-1,),(3,)) and ((1,),(-1,)) */
+    NO_BROADCAST_SHAPES(S(-1), S(3), CH03_NEGATIVE("-1"));
+    NO_BROADCAST_SHAPES(S(1), S(-1), CH03_NEGATIVE("-1"));
+    /* torch.broadcast_shapes((3,),(-2,)) */
+    NO_BROADCAST_SHAPES(S(3), S(-2), CH03_NEGATIVE("-2"));
+    /* torch.broadcast_shapes((3,),(-1,4)): the mismatch on the right comes first */
+    NO_BROADCAST_SHAPES(S(3), S(-1, 4), CH03_MISMATCH);
+    /* torch.broadcast_shapes((2,-1),(3,)) and ((-1,2),(3,)): the first shape first */
+    NO_BROADCAST_SHAPES(S(2, -1), S(3), CH03_NEGATIVE("-1"));
+    NO_BROADCAST_SHAPES(S(-1, 2), S(3), CH03_NEGATIVE("-1"));
 }
 END_TEST
 
@@ -2357,6 +2389,20 @@ START_TEST(test_overflow_output_bytes)
 }
 END_TEST
 
+/* Found by fuzz_sparse (sparse.sum over the dense dims of an empty hybrid
+   tensor): the reduction counted the reduced elements with a signed product
+   that overflows when x is empty.
+   torch.zeros(0, 2**63-1, 3).sum((1, 2)).shape == (0,);
+   torch.zeros(2, 0, 2**63-1).sum((0, 2)) is tensor([]). */
+START_TEST(test_overflow_reduce_empty)
+{
+    EXPECT(tc_sum_dims(K(tc_zeros(S(0, INT64_MAX, 3), TC_FLOAT32)), S(1, 2), false),
+           TC_FLOAT32, S(0), CH03_EXACT, VNONE);
+    EXPECT(tc_sum_dims(K(tc_zeros(S(2, 0, INT64_MAX), TC_FLOAT32)), S(0, 2), false),
+           TC_FLOAT32, S(0), CH03_EXACT, VNONE);
+}
+END_TEST
+
 /* Finding 3: sum_to_size read sizes past the array for dim > 16 (a stack
    buffer overflow in its message) and accepted a negative dim. PyTorch's
    torch.empty(2, 3).sum_to_size(-1) says "size {[-1]} is not expandable
@@ -2425,9 +2471,10 @@ Suite *suite_ch03(void)
     Suite *suite = suite_create("ch03");
 
     CASE(suite, "broadcasting", test_broadcast_shapes, test_broadcast_errors,
-         test_broadcast_through_ops);
+         test_broadcast_shapes_errors, test_broadcast_through_ops);
     CASE(suite, "issue 15: overflow, dim counts, NULL", test_overflow_loop_size_one_inner_stride,
-         test_overflow_output_bytes, test_dim_count_operators, test_null_rule_operators);
+         test_overflow_output_bytes, test_overflow_reduce_empty, test_dim_count_operators,
+         test_null_rule_operators);
     CASE(suite, "type promotion", test_result_type, test_promotion_through_ops);
     CASE(suite, "arithmetic", test_arith_tensors, test_arith_numbers, test_alpha);
     CASE(suite, "unary operations", test_unary_ops, test_unary_bool, test_unary_strided);

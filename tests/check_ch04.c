@@ -2067,6 +2067,175 @@ START_TEST(test_bytes_break_even)
 }
 END_TEST
 
+/* -------------------------------------------------------------- huge sizes */
+
+/* Issue 15, finding 2: sizes near 2^63 and 2^64. PyTorch refuses a sparse
+   tensor whose sizes' product, taken left to right in 64 unsigned bits,
+   overflows or ends above INT64_MAX ("numel: integer multiplication
+   overflow"); with a zero dense size the product of the sparse sizes alone
+   may still pass 2^63 and come close to 2^64, where signed linear keys
+   wrap. */
+#define CH04_NUMEL_OVERFLOW "numel: integer multiplication overflow"
+#define CH04_2P31 ((int64_t)1 << 31)
+#define CH04_2P32 ((int64_t)1 << 32)
+#define CH04_2P62 ((int64_t)1 << 62)
+
+START_TEST(test_huge_inferred_size)
+{
+    /* torch.sparse_coo_tensor([[2**63-2]], [1.]).shape == (2**63-1,) */
+    tc_sparse *s = ch04_coo(1, 1, CH04_I64(INT64_MAX - 1), TC_SHAPE(1), TC_FLOAT32,
+                            CH04_F32(1), NULL);
+
+    ch04_expect_shape(s, 1, CH04_I64(INT64_MAX), 1);
+    /* torch.sparse_coo_tensor([[2**63-1]], [1.]): numel: integer multiplication overflow
+       (the inferred size, max + 1, does not fit) */
+    ck_assert_ptr_null(ch04_coo(1, 1, CH04_I64(INT64_MAX), TC_SHAPE(1), TC_FLOAT32,
+                                CH04_F32(1), NULL));
+    ch04_error_is(CH04_NUMEL_OVERFLOW);
+    /* torch.sparse_coo_tensor([[2**63-1],[0]], [1.]): the same */
+    ck_assert_ptr_null(ch04_coo(2, 1, CH04_I64(INT64_MAX, 0), TC_SHAPE(1), TC_FLOAT32,
+                                CH04_F32(1), NULL));
+    ch04_error_is(CH04_NUMEL_OVERFLOW);
+}
+END_TEST
+
+START_TEST(test_huge_numel_refused)
+{
+    /* torch.sparse_coo_tensor([[0],[0]], [1.], (2**32, 2**31)): numel overflow (2^63) */
+    ck_assert_ptr_null(ch04_coo(2, 1, CH04_I64(0, 0), TC_SHAPE(1), TC_FLOAT32, CH04_F32(1),
+                                CH04_SIZE(CH04_2P32, CH04_2P31)));
+    ch04_error_is(CH04_NUMEL_OVERFLOW);
+    /* ... (2**32, 2**32, 0), with values zeros(1, 0): overflow before the 0 */
+    ck_assert_ptr_null(ch04_coo(2, 1, CH04_I64(0, 0), TC_SHAPE(1, 0), TC_FLOAT32, CH04_F32(0),
+                                CH04_SIZE(CH04_2P32, CH04_2P32, 0)));
+    ch04_error_is(CH04_NUMEL_OVERFLOW);
+    /* ... (2**32 + 1, 2**32, 0) and (2, 2**32, 2**32, 0): the same */
+    ck_assert_ptr_null(ch04_coo(2, 1, CH04_I64(0, 0), TC_SHAPE(1, 0), TC_FLOAT32, CH04_F32(0),
+                                CH04_SIZE(CH04_2P32 + 1, CH04_2P32, 0)));
+    ch04_error_is(CH04_NUMEL_OVERFLOW);
+    ck_assert_ptr_null(ch04_coo(3, 1, CH04_I64(0, 0, 0), TC_SHAPE(1, 0), TC_FLOAT32,
+                                CH04_F32(0), CH04_SIZE(2, CH04_2P32, CH04_2P32, 0)));
+    ch04_error_is(CH04_NUMEL_OVERFLOW);
+    /* the other side: (2**32, 2**31 - 1), (2**32, 2**31, 0) and, with no entry,
+       (0, 2**63-1, 2**63-1) are tensors */
+    ck_assert_ptr_nonnull(ch04_coo(2, 1, CH04_I64(0, 0), TC_SHAPE(1), TC_FLOAT32, CH04_F32(1),
+                                   CH04_SIZE(CH04_2P32, CH04_2P31 - 1)));
+    ck_assert_ptr_nonnull(ch04_coo(2, 1, CH04_I64(0, 0), TC_SHAPE(1, 0), TC_FLOAT32,
+                                   CH04_F32(0), CH04_SIZE(CH04_2P32, CH04_2P31, 0)));
+    ck_assert_ptr_nonnull(ch04_coo(3, 0, CH04_I64(0), TC_SHAPE(0), TC_FLOAT32, CH04_F32(0),
+                                   CH04_SIZE(0, INT64_MAX, INT64_MAX)));
+}
+END_TEST
+
+START_TEST(test_huge_coalesce_below_2_63)
+{
+    /* torch.sparse_coo_tensor([[2**63-2,0,2**63-2,5]], [1.,2,3,4], (2**63-1,)).coalesce():
+       [[0,5,2**63-2]], [2.,4.,4.] */
+    tc_sparse *s = ch04_coo(1, 4, CH04_I64(INT64_MAX - 1, 0, INT64_MAX - 1, 5), TC_SHAPE(4),
+                            TC_FLOAT32, CH04_F32(1, 2, 3, 4), CH04_SIZE(INT64_MAX));
+    /* ... the same with a second sparse dim of size 1: [[0,5,2**63-2],[0,0,0]] */
+    tc_sparse *t = ch04_coo(2, 4, CH04_I64(INT64_MAX - 1, 0, INT64_MAX - 1, 5, 0, 0, 0, 0),
+                            TC_SHAPE(4), TC_FLOAT32, CH04_F32(1, 2, 3, 4),
+                            CH04_SIZE(INT64_MAX, 1));
+    /* i = [[2**32-1,0,1,2**32-1],[2**31-1,5,0,2**31-1]], values zeros(4, 0),
+       size (2**32, 2**31, 0): keys up to 2^63 - 1; coalesce() gives
+       [[0,1,2**32-1],[5,0,2**31-1]] */
+    tc_sparse *u = ch04_coo(2, 4, CH04_I64(CH04_2P32 - 1, 0, 1, CH04_2P32 - 1,
+                                           CH04_2P31 - 1, 5, 0, CH04_2P31 - 1),
+                            TC_SHAPE(4, 0), TC_FLOAT32, CH04_F32(0),
+                            CH04_SIZE(CH04_2P32, CH04_2P31, 0));
+
+    ch04_expect_lists(ch04_s(tc_sparse_coalesce(s)), 3, CH04_I64(0, 5, INT64_MAX - 1),
+                      TC_FLOAT32, CH04_VALS(2, 4, 4), true);
+    ch04_expect_lists(ch04_s(tc_sparse_coalesce(t)), 3,
+                      CH04_I64(0, 5, INT64_MAX - 1, 0, 0, 0), TC_FLOAT32,
+                      CH04_VALS(2, 4, 4), true);
+    ch04_expect_lists(ch04_s(tc_sparse_coalesce(u)), 3,
+                      CH04_I64(0, 1, CH04_2P32 - 1, 5, 0, CH04_2P31 - 1), TC_FLOAT32,
+                      CH04_VALS(0), true);
+}
+END_TEST
+
+START_TEST(test_huge_coalesce_keys_past_2_63)
+{
+    /* Keys with the top bit set: PyTorch 1.13 accepts these tensors but its
+       signed keys wrap, so its coalesce() puts (2, 0) first:
+       [[2,0,1],[0,5,0]] for s, [[2**32-2,0,1],[2**32,3,0]] for t. The
+       order by coordinates, worked out by hand, is below. */
+    /* s: i = [[2,0,1,2,0],[0,5,0,0,5]], zeros(5, 0), size (3, 2**62, 0) */
+    tc_sparse *s = ch04_coo(2, 5, CH04_I64(2, 0, 1, 2, 0, 0, 5, 0, 0, 5), TC_SHAPE(5, 0),
+                            TC_FLOAT32, CH04_F32(0), CH04_SIZE(3, CH04_2P62, 0));
+    /* t: i = [[2**32-2,0,2**32-2,1],[2**32,3,2**32,0]], zeros(4, 0),
+       size (2**32-1, 2**32+1, 0): the sparse sizes' product is 2^64 - 1 */
+    tc_sparse *t = ch04_coo(2, 4, CH04_I64(CH04_2P32 - 2, 0, CH04_2P32 - 2, 1,
+                                           CH04_2P32, 3, CH04_2P32, 0),
+                            TC_SHAPE(4, 0), TC_FLOAT32, CH04_F32(0),
+                            CH04_SIZE(CH04_2P32 - 1, CH04_2P32 + 1, 0));
+
+    ch04_expect_lists(ch04_s(tc_sparse_coalesce(s)), 3, CH04_I64(0, 1, 2, 5, 0, 0),
+                      TC_FLOAT32, CH04_VALS(0), true);
+    ch04_expect_lists(ch04_s(tc_sparse_coalesce(t)), 3,
+                      CH04_I64(0, 1, CH04_2P32 - 2, 3, 0, CH04_2P32), TC_FLOAT32,
+                      CH04_VALS(0), true);
+}
+END_TEST
+
+START_TEST(test_huge_to_dense_empty)
+{
+    /* torch.sparse_coo_tensor([[1],[2]], zeros(1, 0), (2**32, 2**31, 0)).to_dense():
+       shape (2**32, 2**31, 0) */
+    tc_sparse *s = ch04_coo(2, 1, CH04_I64(1, 2), TC_SHAPE(1, 0), TC_FLOAT32, CH04_F32(0),
+                            CH04_SIZE(CH04_2P32, CH04_2P31, 0));
+
+    ch04_expect_dense(ch04_t(tc_sparse_to_dense(s)), TC_FLOAT32, 3,
+                      CH04_I64(CH04_2P32, CH04_2P31, 0), CH04_VALS(0));
+}
+END_TEST
+
+START_TEST(test_huge_to_sparse_empty_dense_dim)
+{
+    /* torch.zeros(2**40, 0).to_sparse(1): indices (1, 0), values (0, 0), nnz 0 */
+    tc_tensor *wide = ch04_t(tc_zeros(TC_SHAPE((int64_t)1 << 40, 0), TC_FLOAT32));
+    /* torch.zeros(2**32, 2**31, 0).to_sparse(2) and .to_sparse(): indices (2, 0)
+       and (3, 0), values (0, 0) and (0,) */
+    tc_tensor *deep = ch04_t(tc_zeros(TC_SHAPE(CH04_2P32, CH04_2P31, 0), TC_FLOAT32));
+    tc_sparse *a = ch04_s(tc_to_sparse(wide, 1));
+    tc_sparse *b = ch04_s(tc_to_sparse(deep, 2));
+    tc_sparse *c = ch04_s(tc_to_sparse(deep, -1));
+
+    ch04_expect_shape(a, 2, CH04_I64((int64_t)1 << 40, 0), 1);
+    ch04_expect_lists(a, 0, CH04_I64(0), TC_FLOAT32, CH04_VALS(0), true);
+    ch04_expect_shape(b, 3, CH04_I64(CH04_2P32, CH04_2P31, 0), 2);
+    ch04_expect_lists(b, 0, CH04_I64(0), TC_FLOAT32, CH04_VALS(0), true);
+    ch04_expect_shape(c, 3, CH04_I64(CH04_2P32, CH04_2P31, 0), 3);
+    ch04_expect_lists(c, 0, CH04_I64(0), TC_FLOAT32, CH04_VALS(0), true);
+}
+END_TEST
+
+START_TEST(test_huge_sum_dims)
+{
+    tc_sparse *s = ch04_coo(2, 1, CH04_I64(1, 2), TC_SHAPE(1, 0), TC_FLOAT32, CH04_F32(0),
+                            CH04_SIZE(CH04_2P32, CH04_2P31, 0));
+
+    /* torch.sparse.sum(s, 0): [[2]], size (2**31, 0), nnz 1 */
+    tc_sparse *r = ch04_s(tc_sparse_sum_dims(s, TC_DIMS(0)));
+    ch04_expect_shape(r, 2, CH04_I64(CH04_2P31, 0), 1);
+    ch04_expect_lists(r, 1, CH04_I64(2), TC_FLOAT32, CH04_VALS(0), true);
+    /* torch.sparse.sum(s, 2): numel: integer multiplication overflow (2^63) */
+    CH04_FAILS_S(tc_sparse_sum_dims(s, TC_DIMS(2)), CH04_NUMEL_OVERFLOW);
+    /* Found by fuzz_sparse: summing the dense dims of an empty hybrid tensor.
+       torch.sparse.sum(torch.sparse_coo_tensor(torch.zeros(1,0,dtype=torch.long),
+       torch.zeros(0,2**63-1,3), (0,2**63-1,3)), (1,2)): indices (1, 0), values (0,),
+       size (0,), nnz 0 */
+    r = ch04_s(tc_sparse_sum_dims(ch04_coo(1, 0, CH04_I64(0), TC_SHAPE(0, INT64_MAX, 3),
+                                           TC_FLOAT32, CH04_F32(0),
+                                           CH04_SIZE(0, INT64_MAX, 3)),
+                                  TC_DIMS(1, 2)));
+    ch04_expect_shape(r, 1, CH04_I64(0), 1);
+    ch04_expect_lists(r, 0, CH04_I64(0), TC_FLOAT32, CH04_VALS(0), true);
+}
+END_TEST
+
 /* ---------------------------------------- issue 15: dim counts and NULL */
 
 /* Finding 4: tc_sparse_mul_number(s, NULL) returned NULL and recorded
@@ -2234,6 +2403,16 @@ Suite *suite_ch04(void)
     tc = ch04_tcase("bytes");
     tcase_add_test(tc, test_bytes_nbytes);
     tcase_add_test(tc, test_bytes_break_even);
+    suite_add_tcase(s, tc);
+
+    tc = ch04_tcase("huge sizes");
+    tcase_add_test(tc, test_huge_inferred_size);
+    tcase_add_test(tc, test_huge_numel_refused);
+    tcase_add_test(tc, test_huge_coalesce_below_2_63);
+    tcase_add_test(tc, test_huge_coalesce_keys_past_2_63);
+    tcase_add_test(tc, test_huge_to_dense_empty);
+    tcase_add_test(tc, test_huge_to_sparse_empty_dense_dim);
+    tcase_add_test(tc, test_huge_sum_dims);
     suite_add_tcase(s, tc);
 
     return s;
