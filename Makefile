@@ -40,10 +40,10 @@ BACK   := $(if $(GLOSSARY),glossary) identifiers chunks
 HTML   := $(foreach l,en zh,$(foreach p,index search $(BACK) $(PAGES),build/book/$(l)/$(p).html))
 EPUB   := build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub
 FIGS   := $(foreach n,$(FIGNUMS),build/book/fig/ch$(n).stamp)
+SEARCH := build/book/en/search-index.js build/book/zh/search-index.js
 # What each chapter program prints, its parts marked (`chNN --parts`), for
 # the output blocks of the book (book/answers.py).
 OUTS   := $(foreach n,$(NUMS),build/book/out/ch$(n).txt)
-SEARCH := build/book/en/search-index.js build/book/zh/search-index.js
 BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/answers.css build/book/book.js \
           $(SEARCH) $(FIGS)
 
@@ -130,10 +130,10 @@ $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),$(eval $(call demo_rule,$(n),$
 PANDOC_COMMON := -f markdown+east_asian_line_breaks --mathml --data-dir=book \
                  --lua-filter book/lang.lua
 
-WEAVE_INPUTS := book/preface.md book/plan.tsv $(GLOSSARY)
+WEAVE_INPUTS := book/preface.md book/plan.tsv $(GLOSSARY) book/answers.py $(OUTS) \
+                $(wildcard book/pytorch/*.out)
 
-build/book/md/.stamp: $(NW) $(TOC) book/weave.py book/answers.py $(WEAVE_INPUTS) $(OUTS) \
-        $(wildcard book/pytorch/*.out) | deps
+build/book/md/.stamp: $(NW) $(TOC) book/weave.py $(WEAVE_INPUTS) | deps
 	@mkdir -p $(@D)
 	/usr/lib/noweb/markup $(NW) | python3 book/weave.py --toc $(TOC) --outdir $(@D) \
 	    --plan book/plan.tsv --preface book/preface.md --glossary book/glossary.tsv \
@@ -175,18 +175,19 @@ build/book/%/search-index.js: book/searchindex.py $(filter-out %/search.html,$(H
 # The EPUB: the preface (front.md), the chapters, the back matter.
 build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css book/answers.css $(FIGS)
 	pandoc build/book/md/front.md $(foreach p,$(PAGES) $(BACK),build/book/md/$(p).md) \
-	    $(PANDOC_COMMON) -t epub3 --css book/book.css --css book/answers.css -M lang=$* --resource-path=build/book/en \
+	    $(PANDOC_COMMON) -t epub3 --css book/book.css --css book/answers.css -M lang=$* \
+	    --resource-path=build/book/en \
 	    --epub-chapter-level=1 --toc --toc-depth=2 -o $@
 
 build/book/book.css: book/book.css
 	@mkdir -p $(@D)
 	cp $< $@
 
-build/book/answers.css: book/answers.css
+build/book/book.js: book/book.js
 	@mkdir -p $(@D)
 	cp $< $@
 
-build/book/book.js: book/book.js
+build/book/answers.css: book/answers.css
 	@mkdir -p $(@D)
 	cp $< $@
 

@@ -3,8 +3,8 @@
 Usage: pandoc PAGE.md --lua-filter book/lang.lua -M lang=en   (or lang=zh)
 
   * Divs and Spans with a `lang` attribute other than the chosen one are
-    dropped; those of the chosen language are unwrapped, except a Div with
-    classes (an aside, `::: {.aside lang=en}`), which stays a div.
+    dropped; those of the chosen language are unwrapped, except one with
+    classes or an id (an aside, `::: {.aside lang=en}`), which stays.
   * The document's `lang` metadata becomes `en` or `zh-CN`, and its page
     title comes from the `title-en` / `title-zh` metadata fields.
   * Code blocks of class `nwcode` are syntax-highlighted as C, and their
@@ -72,9 +72,11 @@ local function select(el)
     return nil
   end
   if l == lang then
+    -- A classed div or span (an aside, `::: {.aside lang=en}`) keeps its
+    -- box and classes; a plain passage is unwrapped.
     if #el.classes > 0 or el.identifier ~= '' then
-      el.attributes.lang = nil   -- keep the div/span for its class or id
-      el.attributes.src = nil    -- (a zh twin's hash of its English)
+      el.attributes.lang = nil
+      el.attributes.src = nil    -- the twin's hash, not a link
       return el
     end
     return el.content

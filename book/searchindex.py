@@ -10,9 +10,9 @@ DIR/search-index.js, a script that sets
 
 with one entry per section: the text from a heading (h1, h2 or h3 with an
 id) to the next one, code included, navigation bars and the page's table
-of contents left out.  search.html loads it with <script src>, which works
-from disk with no server (a fetch() of a file:// URL would not); book.js
-does the searching.
+of contents left out, and of math only what it shows (not its TeX).
+search.html loads it with <script src>, which works from disk with no
+server (a fetch() of a file:// URL would not); book.js does the searching.
 """
 
 import json
@@ -42,7 +42,8 @@ class Sections(HTMLParser):
                 self.skip[1] += 1
             return
         classes = set((a.get('class') or '').split())
-        if tag in ('script', 'style', 'head') or (classes & SKIP_CLASSES):
+        if tag in ('script', 'style', 'head', 'annotation') or \
+                (classes & SKIP_CLASSES):
             self.skip = [tag, 1]
             return
         if re.fullmatch(r'h[123]', tag) and a.get('id'):

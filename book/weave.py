@@ -57,7 +57,7 @@ WORDS = {
     'preface': ('Preface', '前言'),
     'defines': ('defines', '定义'),
     'defined-at': ('defined in', '定义于'),
-    'first-use': ('first used in', '首次出现于'),
+    'first-use': ('first used in', '首次出现'),
     'term-en': ('English', '英文'),
     'term-zh': ('Chinese', '中文'),
     'note': ('note', '说明'),
@@ -181,6 +181,16 @@ def find_chapter(chapters, filename):
     sys.exit('weave.py: %s is not listed in the table of contents' % filename)
 
 
+def quoted_code(before, text):
+    """Markdown for noweb's [[text]] in prose.  Inside a Markdown code span
+    (`tensor([[0, 1], [2, 3]])`: an odd number of backticks since the last
+    blank line) the brackets were meant literally: give them back."""
+    paragraph = re.split(r'\n[ \t]*\n', before)[-1]
+    if paragraph.count('`') % 2 == 1:
+        return '[[%s]]' % text
+    return inline_code(text)
+
+
 def read_markup(stream, chapters):
     """Fill chapter.parts from noweb's markup pipeline."""
     chapter = chunk = None
@@ -221,7 +231,7 @@ def read_markup(stream, chapters):
         elif key == '@quote':
             quote_buf = []
         elif key == '@endquote':
-            docs.append(inline_code(''.join(quote_buf)))
+            docs.append(quoted_code(''.join(docs), ''.join(quote_buf)))
             quote_buf = None
         elif key == '@fatal':
             sys.exit('weave.py: noweb failed: %s' % arg)
@@ -708,13 +718,13 @@ def main():
     chapters = read_toc(args.toc)
     read_markup(sys.stdin, chapters)
     defs, users = cross_reference(chapters)
+    for c in chapters:
+        if c.woven:
+            answers.apply(c, args.outputs, args.pytorch)
     index = identifier_index(chapters)
     CHUNK_EXTRA.append(lambda chunk: chunk_defines(chunk, index))
     if args.glossary and os.path.exists(args.glossary):
         EXTRAS.add('glossary')
-    for c in chapters:
-        if c.woven:
-            answers.apply(c, args.outputs, args.pytorch)
 
     os.makedirs(args.outdir, exist_ok=True)
     plan = read_plan(args.plan, chapters)

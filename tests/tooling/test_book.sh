@@ -140,6 +140,10 @@ t_continued() {   # cross-chapter links between the two <<shared table>>s
     grep -q '\[defined in\]{lang=en}\[定义于\]{lang=zh} \[1.3\](01-alpha.html#nw-01-shared-table-1)' "$TMP/md/02-beta.md" &&
     grep -q '\[used in\]{lang=en}\[用于\]{lang=zh} \[1.1\](#nw-01-src-alpha-c-1), \[2.2\](02-beta.html#nw-02-src-beta-c-1)' "$TMP/md/01-alpha.md"
 }
+t_literal_brackets() {   # [[ inside a `code span` is not noweb's quote
+    grep -q 'but `tensor(\[\[7, 8\], \[9\]\])` and `beta`\.' "$TMP/md/02-beta.md" &&
+    grep -q '<code>tensor(\[\[7, 8\], \[9\]\])</code> and <code>beta</code>' "$TMP/html/en/02-beta.html"
+}
 t_uses() {
     grep -q 'uses="01-alpha.html#nw-01-alpha-helpers-1|alpha helpers"' "$TMP/md/02-beta.md" &&
     grep -q '^NWUSE0Q$' "$TMP/md/02-beta.md" &&
@@ -262,7 +266,8 @@ t_htmlonly() {   # the preface's EPUB links are in the HTML, not in the EPUB
 t_search_index() {   # one entry per section, in each language
     grep -q '\["02-beta.html","the-sum-of-a-table","The sum of a table","The ⟨alpha helpers⟩ compute' "$TMP/html/en/search-index.js" &&
     grep -q '\["02-beta.html","the-sum-of-a-table","表格之和",' "$TMP/html/zh/search-index.js" &&
-    ! grep -q '"search.html"' "$TMP/html/en/search-index.js"
+    ! grep -q '"search.html"' "$TMP/html/en/search-index.js" &&
+    ! grep -q 'cdot' "$TMP/html/en/search-index.js"   # math: what it shows, not its TeX
 }
 t_in_browser() {   # computed styles, search, the language switch, for real
     local out
@@ -360,6 +365,7 @@ check "checklinks catches broken links" t_broken
 check "each language page holds only its language" t_languages
 check "epub in both languages, links resolve" t_epub
 check "heading ids shared by both languages" t_heading_ids
+check "[[ inside a code span stays literal" t_literal_brackets
 check "chapter pages get their own contents" t_pagetoc
 check "multi-letter math is one upright word" t_math
 check "glossary page in both languages" t_glossary_html
