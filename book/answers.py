@@ -144,7 +144,8 @@ def output_block(attrs, body, sources):
 
 
 def python_lines(body):
-    """The code of the python fence in an output div's body ('' if none)."""
+    """The code of the python fence in an output div's body ('' if none).
+    noweb's escape of a literal `[[` in prose, `@[[`, is undone."""
     inside, code = None, []
     for line in body:
         if inside is None:
@@ -157,7 +158,7 @@ def python_lines(body):
         elif line.startswith(inside[0] * len(inside)) and not line.strip(inside[0]):
             inside = ''
         elif inside:
-            code.append(line)
+            code.append(line.replace('@[[', '[['))
     return '\n'.join(code).strip('\n')
 
 

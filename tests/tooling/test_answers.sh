@@ -41,6 +41,7 @@ t_fills() {
     local md=$TMP/md/03-gamma.md
     grep -q '{.answer #answer-ch03-double}' "$md" &&
     grep -qF 'print(2 * 21)' "$md" &&
+    grep -qF 'print(len([[1, 2]]))' "$md" &&      # noweb's @[[ escape, undone
     grep -qF 'our C program, `build/bin/ch03`' "$md" &&
     # the program's part, without the marker and the text before the first part
     ! grep -q '@part\|header line' "$md" &&
@@ -85,6 +86,12 @@ t_unknown_figure() {
     expect_failure 's/As \[\](#fig-ch03-double)/As [](#fig-ch03-nothing)/' \
         'reference to an unknown figure #fig-ch03-nothing'
 }
+t_python_unescaped() {  # what book/pytorch.py runs is the Python the reader sees
+    python3 -c 'import sys; sys.path.insert(0, "book"); import answers
+lines = open(sys.argv[1]).read().split("\n")
+code = [answers.python_lines(b) for _, _, _, b in answers.output_divs(lines)]
+assert code[0] == "print(2 * 21)\nprint(len([[1, 2]]))", code' "$FIX/03-gamma.nw"
+}
 t_twins_neutral() {     # an output div needs no twin and is not "text outside"
     python3 book/twins.py check "$FIX/03-gamma.nw"
 }
@@ -104,6 +111,7 @@ check "a part the program does not print stops the weave" t_missing_part
 check "a missing capture of the program stops the weave" t_missing_capture
 check "a missing PyTorch recording stops the weave" t_missing_recording
 check "a reference to an unknown figure stops the weave" t_unknown_figure
+check "the Python run for PyTorch is the Python shown, noweb escapes undone" t_python_unescaped
 check "twins check accepts language-neutral output divs" t_twins_neutral
 check "the book's captured outputs, unmarked, are the golden outputs" t_real_book
 
