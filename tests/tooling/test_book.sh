@@ -269,6 +269,16 @@ t_search_index() {   # one entry per section, in each language
     ! grep -q '"search.html"' "$TMP/html/en/search-index.js" &&
     ! grep -q 'cdot' "$TMP/html/en/search-index.js"   # math: what it shows, not its TeX
 }
+t_search_math() {   # math in the index reads as plain text, not one token per MathML leaf
+    mkdir -p "$TMP/smath" &&
+    printf '# Views {#views}\n\nThe position $\\mathit{offset} + \\sum_k i_k \\cdot \\mathit{stride}_k$ and $2^{63} - 1$.\n' |
+        pandoc -f markdown -t html5 --standalone --mathml --data-dir=book -M title=t \
+            --lua-filter book/lang.lua -M lang=en -o "$TMP/smath/p.html" &&
+    python3 book/searchindex.py "$TMP/smath" &&
+    cat "$TMP/smath/search-index.js" &&
+    grep -qF 'offset + ∑_k i_k ⋅ stride_k and 2^63 − 1' "$TMP/smath/search-index.js"
+}
+
 t_in_browser() {   # computed styles, search, the language switch, for real
     local out
     out=$(python3 tests/tooling/probe.py "$TMP/html" \
@@ -371,6 +381,7 @@ check "multi-letter math is one upright word" t_math
 check "glossary page in both languages" t_glossary_html
 check "htmlonly passages stay out of the EPUB" t_htmlonly
 check "search index per language" t_search_index
+check "search index: math as plain text" t_search_math
 check "in Chromium: zh emphasis, no justify, search, switch, dark" t_in_browser
 check "browsercheck passes the fixture book" t_browsercheck
 check "browsercheck catches each kind of problem" t_browsercheck_catches
