@@ -446,6 +446,10 @@ def contents_list(chapters, plan):
             item += (' — [[%s: %s]{lang=en}[%s：%s]{lang=zh}]{.script}' % (
                 md_escape(WORDS['script'][0]), inline_code(script),
                 md_escape(WORDS['script'][1]), inline_code(script)))
+        elif script == '-' or c is not None:
+            # No study script: say so, so that the row does not look unfinished.
+            item += (' — [[%s: —]{lang=en}[%s：—]{lang=zh}]{.script}' % (
+                md_escape(WORDS['script'][0]), md_escape(WORDS['script'][1])))
         out.append('- %s\n' % item)
     out.append(':::\n\n::: backmatter\n')
     back = [('identifiers', 'identifiers'), ('chunks', 'chunks')]
