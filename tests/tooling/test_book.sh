@@ -214,6 +214,13 @@ t_front() {   # preface, every planned chapter, colon per language
     grep -q '# \[Preface\]{lang=en}\[前言\]{lang=zh} {#page-index}' "$TMP/md/front.md" &&
     grep -q '(glossary.html)' "$TMP/md/index.md"
 }
+t_front_no_script() {   # a chapter without a study script says so ("—")
+    sed 's/gamma_study.py/-/' "$FRONT/plan.tsv" > "$TMP/plan-ns.tsv" &&
+    weave "$TMP/md-ns" --plan "$TMP/plan-ns.tsv" --preface "$FRONT/preface.md" || return 1
+    grep 'Gamma planned' "$TMP/md-ns/index.md" &&
+    grep 'Gamma planned' "$TMP/md-ns/index.md" |
+        grep -qF '[[study script: —]{lang=en}[学习脚本：—]{lang=zh}]{.script}'
+}
 t_no_glossary() {   # no glossary file: no page, no link to it
     weave "$TMP/md-ng" --glossary "$TMP/no-such.tsv" || return 1
     [ ! -e "$TMP/md-ng/glossary.md" ] && ! grep -q 'glossary.html' "$TMP"/md-ng/*.md &&
@@ -368,6 +375,7 @@ check "weave: prose mentions of chunks become links" t_mentions
 check "weave: identifier index and defines" t_identifiers
 check "weave: C definitions found by kind" t_c_definitions
 check "weave: front page, planned chapters, colons" t_front
+check "weave: front page, chapter without study script" t_front_no_script
 check "weave: no glossary file, no glossary page" t_no_glossary
 check "render html in both languages" t_render
 check "checklinks: 0 broken links" t_links
