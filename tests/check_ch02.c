@@ -2971,115 +2971,25 @@ END_TEST
    moved to chapter 2. They build layouts directly with tc_tensor_over, as
    torch.empty_strided does in the Python expressions quoted. */
 
-#define SIZES(...) ((const int64_t[]){ __VA_ARGS__ })
-#define IDX(...) ((const int64_t[]){ __VA_ARGS__ })
-
-#define ASSERT_STRIDES(t, ...)                                             \
-    do {                                                                   \
-        const int64_t want_[] = { __VA_ARGS__ };                           \
-        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
-        ck_assert_int_eq((t)->dim, n_);                                    \
-        for (int64_t d_ = 0; d_ < n_; d_++)                                \
-            ck_assert_int_eq((t)->strides[d_], want_[d_]);                 \
-    } while (0)
-
-#define ASSERT_SIZES(t, ...)                                               \
-    do {                                                                   \
-        const int64_t want_[] = { __VA_ARGS__ };                           \
-        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
-        ck_assert_int_eq((t)->dim, n_);                                    \
-        for (int64_t d_ = 0; d_ < n_; d_++)                                \
-            ck_assert_int_eq((t)->sizes[d_], want_[d_]);                   \
-    } while (0)
-
-static double get(const tc_tensor *t, const int64_t *index)
-{
-    double value = -12345.0;
-
-    ck_assert_int_eq(tc_get(t, index, &value), 0);
-    return value;
-}
-
-/* A header over base's storage with the given layout. */
-static tc_tensor *over(const tc_tensor *base, int64_t dim, const int64_t *sizes,
-                       const int64_t *strides, int64_t offset)
-{
-    return tc_tensor_over(base->storage, base->dtype, dim, sizes, strides, offset);
-}
-
-/* torch.arange(6.).view(2, 3).t() (float32) or torch.arange(6).view(2, 3).t()
-   (int64): sizes (3, 2), strides (1, 3). */
-static tc_tensor *transposed_arange6(tc_dtype dtype)
-{
-    tc_tensor *base = dtype == TC_INT64 ? tc_arange(0, 6, 1) : tc_arange(0.0, 6.0, 1.0);
-    tc_tensor *t;
-
-    ck_assert_ptr_nonnull(base);
-    t = over(base, 2, SIZES(3, 2), SIZES(1, 3), 0);
-    tc_release(base);
-    return t;
-}
-
-static tc_storage *scratch_storage(void)
-{
-    tc_storage *storage = tc_storage_new(1024 * sizeof(float));
-
-    ck_assert_ptr_nonnull(storage);
-    return storage;
-}
-
-/* The strides of empty_like of a tensor with this layout, into out;
-   returns the result's dim, or -1 if empty_like failed. */
-static int64_t empty_like_strides(int64_t dim, const int64_t *sizes,
-                                  const int64_t *strides, int64_t *out)
-{
-    tc_storage *storage = scratch_storage();
-    tc_tensor *t = tc_tensor_over(storage, TC_FLOAT32, dim, sizes, strides, 0);
-    tc_tensor *like = tc_empty_like(t);
-    int64_t result = -1;
-
-    if (like != NULL) {
-        result = like->dim;
-        memcpy(out, like->strides, (size_t)like->dim * sizeof(int64_t));
-    }
-    tc_release(like);
-    tc_release(t);
-    tc_storage_release(storage);
-    return result;
-}
-
-static bool dense_with(int64_t dim, const int64_t *sizes, const int64_t *strides)
-{
-    tc_storage *s = scratch_storage();
-    tc_tensor *t = tc_tensor_over(s, TC_FLOAT32, dim, sizes, strides, 0);
-    bool result;
-
-    tc_storage_release(s);
-    ck_assert_ptr_nonnull(t);
-    result = tc_is_non_overlapping_and_dense(t);
-    tc_release(t);
-    return result;
-}
-
 START_TEST(test_shape_is_non_overlapping_and_dense)
 {
     /* torch._prims_common.is_non_overlapping_and_dense(
            torch.empty_strided(sizes, strides)) */
-    ck_assert(dense_with(2, SIZES(2, 3), SIZES(3, 1)));               /* True */
-    ck_assert(dense_with(2, SIZES(3, 2), SIZES(1, 3)));               /* True */
-    ck_assert(!dense_with(2, SIZES(4, 3), SIZES(6, 2)));              /* False */
-    ck_assert(!dense_with(2, SIZES(2, 3), SIZES(0, 1)));              /* False */
-    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(3, 100, 1)));       /* True */
-    ck_assert(!dense_with(1, SIZES(3), SIZES(2)));                    /* False */
-    ck_assert(dense_with(1, SIZES(3), SIZES(1)));                     /* True */
-    ck_assert(dense_with(1, SIZES(1), SIZES(5)));                     /* True */
-    ck_assert(!dense_with(2, SIZES(2, 2), SIZES(1, 1)));              /* False */
-    ck_assert(dense_with(3, SIZES(2, 3, 4), SIZES(1, 8, 2)));         /* True */
-    ck_assert(dense_with(0, NULL, NULL));                             /* True */
-    ck_assert(!dense_with(2, SIZES(4, 3), SIZES(1, 8)));              /* False */
-    ck_assert(dense_with(2, SIZES(3, 0), SIZES(1, 1)));               /* True */
-    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(1, 7, 2)));         /* True */
-    ck_assert(!dense_with(2, SIZES(4, 1), SIZES(2, 1)));              /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(2, 3), SIZES(3, 1)));               /* True */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(3, 2), SIZES(1, 3)));               /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(4, 3), SIZES(6, 2)));              /* False */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(2, 3), SIZES(0, 1)));              /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 3, SIZES(2, 1, 3), SIZES(3, 100, 1)));       /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 1, SIZES(3), SIZES(2)));                    /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 1, SIZES(3), SIZES(1)));                     /* True */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 1, SIZES(1), SIZES(5)));                     /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(2, 2), SIZES(1, 1)));              /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 3, SIZES(2, 3, 4), SIZES(1, 8, 2)));         /* True */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 0, NULL, NULL));                             /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(4, 3), SIZES(1, 8)));              /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(3, 0), SIZES(1, 1)));               /* True */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 3, SIZES(2, 1, 3), SIZES(1, 7, 2)));         /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(4, 1), SIZES(2, 1)));              /* False */
 }
 END_TEST
 
@@ -3090,9 +3000,9 @@ START_TEST(test_shape_dense_zero_size)
        torch._prims_common.is_non_overlapping_and_dense(
            torch.empty_strided((0, 3), (5, 7))) == True
        torch.empty_strided((3, 0), (2, 1)) likewise. */
-    bool a = dense_with(2, SIZES(0, 3), SIZES(5, 7));
-    bool b = dense_with(2, SIZES(3, 0), SIZES(2, 1));
-    bool c = dense_with(3, SIZES(5, 0, 3), SIZES(1, 1, 20));
+    bool a = testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(0, 3), SIZES(5, 7));
+    bool b = testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(3, 0), SIZES(2, 1));
+    bool c = testing_layout_is(tc_is_non_overlapping_and_dense, 3, SIZES(5, 0, 3), SIZES(1, 1, 20));
 
     ck_assert(a);
     ck_assert(b);
@@ -3102,7 +3012,7 @@ END_TEST
 
 START_TEST(test_like_preserves_dense_strides)
 {
-    tc_tensor *t = transposed_arange6(TC_FLOAT32);
+    tc_tensor *t = testing_transposed_arange6(TC_FLOAT32);
     tc_tensor *e = tc_empty_like(t);
     tc_tensor *z = tc_zeros_like(t);
     tc_tensor *o = tc_ones_like(t);
@@ -3119,9 +3029,9 @@ START_TEST(test_like_preserves_dense_strides)
     ck_assert_uint_eq(e->storage->nbytes, 6 * sizeof(float));
     for (int64_t r = 0; r < 3; r++)
         for (int64_t c = 0; c < 2; c++) {
-            ck_assert(get(z, IDX(r, c)) == 0.0);
-            ck_assert(get(o, IDX(r, c)) == 1.0);
-            ck_assert(get(f, IDX(r, c)) == 2.5);
+            ck_assert(testing_get(z, IDX(r, c)) == 0.0);
+            ck_assert(testing_get(o, IDX(r, c)) == 1.0);
+            ck_assert(testing_get(f, IDX(r, c)) == 2.5);
         }
     tc_release(t);
     tc_release(e);
@@ -3135,10 +3045,10 @@ START_TEST(test_like_non_dense_row_major)
 {
     tc_tensor *base = tc_arange(0.0, 24.0, 1.0);
     /* torch.empty(4, 6)[:, ::2]: sizes (4, 3), strides (6, 2), offset 0 */
-    tc_tensor *t = over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
+    tc_tensor *t = testing_over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
     tc_tensor *e = tc_empty_like(t);
     tc_tensor *o = tc_ones_like(t);
-    tc_tensor *x = over(base, 2, SIZES(2, 3), SIZES(0, 1), 1);    /* expanded */
+    tc_tensor *x = testing_over(base, 2, SIZES(2, 3), SIZES(0, 1), 1);    /* expanded */
     tc_tensor *xe = tc_zeros_like(x);
     int64_t st[TC_MAX_DIMS];
 
@@ -3146,27 +3056,27 @@ START_TEST(test_like_non_dense_row_major)
     ASSERT_SIZES(e, 4, 3);
     ASSERT_STRIDES(e, 3, 1);
     ASSERT_STRIDES(o, 3, 1);
-    ck_assert(get(o, IDX(3, 2)) == 1.0);
+    ck_assert(testing_get(o, IDX(3, 2)) == 1.0);
     /* torch.empty_like(torch.empty_strided((2, 3), (0, 1))).stride() == (3, 1) */
     ASSERT_STRIDES(xe, 3, 1);
-    ck_assert(get(xe, IDX(1, 2)) == 0.0);
+    ck_assert(testing_get(xe, IDX(1, 2)) == 0.0);
     /* torch.empty_like(torch.empty_strided(sizes, strides)).stride(): */
-    ck_assert_int_eq(empty_like_strides(1, SIZES(3), SIZES(2), st), 1);          /* (1,) */
+    ck_assert_int_eq(testing_empty_like_strides(1, SIZES(3), SIZES(2), st), 1);          /* (1,) */
     ck_assert_int_eq(st[0], 1);
-    ck_assert_int_eq(empty_like_strides(2, SIZES(2, 2), SIZES(1, 1), st), 2);    /* (2, 1) */
+    ck_assert_int_eq(testing_empty_like_strides(2, SIZES(2, 2), SIZES(1, 1), st), 2);    /* (2, 1) */
     ck_assert_int_eq(st[0], 2);
     ck_assert_int_eq(st[1], 1);
-    ck_assert_int_eq(empty_like_strides(3, SIZES(2, 1, 3), SIZES(3, 100, 1), st), 3);
+    ck_assert_int_eq(testing_empty_like_strides(3, SIZES(2, 1, 3), SIZES(3, 100, 1), st), 3);
     ck_assert_int_eq(st[0], 3);                                                   /* (3, 100, 1) */
     ck_assert_int_eq(st[1], 100);
     ck_assert_int_eq(st[2], 1);
-    ck_assert_int_eq(empty_like_strides(1, SIZES(1), SIZES(5), st), 1);          /* (5,) */
+    ck_assert_int_eq(testing_empty_like_strides(1, SIZES(1), SIZES(5), st), 1);          /* (5,) */
     ck_assert_int_eq(st[0], 5);
-    ck_assert_int_eq(empty_like_strides(3, SIZES(2, 3, 4), SIZES(1, 8, 2), st), 3);
+    ck_assert_int_eq(testing_empty_like_strides(3, SIZES(2, 3, 4), SIZES(1, 8, 2), st), 3);
     ck_assert_int_eq(st[0], 1);                                                   /* (1, 8, 2) */
     ck_assert_int_eq(st[1], 8);
     ck_assert_int_eq(st[2], 2);
-    ck_assert_int_eq(empty_like_strides(0, NULL, NULL, st), 0);                  /* () */
+    ck_assert_int_eq(testing_empty_like_strides(0, NULL, NULL, st), 0);                  /* () */
     tc_release(base);
     tc_release(t);
     tc_release(e);
@@ -3204,9 +3114,9 @@ START_TEST(test_like_non_dense_keeps_permutation)
     for (size_t k = 0; k < sizeof non_dense_cases / sizeof non_dense_cases[0]; k++) {
         const layout_case *c = &non_dense_cases[k];
         int64_t got[TC_MAX_DIMS] = { 0 }, inferred[TC_MAX_DIMS] = { 0 };
-        int64_t n = empty_like_strides(c->dim, c->sizes, c->strides, got);
+        int64_t n = testing_empty_like_strides(c->dim, c->sizes, c->strides, got);
 
-        ck_assert_msg(!dense_with(c->dim, c->sizes, c->strides), "case %zu is not dense", k);
+        ck_assert_msg(!testing_layout_is(tc_is_non_overlapping_and_dense, c->dim, c->sizes, c->strides), "case %zu is not dense", k);
         tc_infer_dense_strides(c->dim, c->sizes, c->strides, inferred);
         ck_assert_int_eq(n, c->dim);
         for (int64_t d = 0; d < c->dim; d++) {
@@ -3237,11 +3147,11 @@ START_TEST(test_like_add_scalar_keeps_layout)
        x = torch.arange(6).view(2, 3).t()
        (x + 10).stride() == (1, 3), (x + 0.5).stride() == (1, 3), float32;
        (torch.arange(24.).view(4, 6)[:, ::2] + 1).stride() == (3, 1) */
-    tc_tensor *ti = transposed_arange6(TC_INT64);
+    tc_tensor *ti = testing_transposed_arange6(TC_INT64);
     tc_tensor *a = tc_add_scalar(ti, 10);
     tc_tensor *b = tc_add_scalar(ti, 0.5);
     tc_tensor *base = tc_arange(0.0, 24.0, 1.0);
-    tc_tensor *gaps = over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
+    tc_tensor *gaps = testing_over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
     tc_tensor *c = tc_add_scalar(gaps, 1);
 
     ASSERT_STRIDES(a, 1, 3);
@@ -3249,10 +3159,10 @@ START_TEST(test_like_add_scalar_keeps_layout)
     ck_assert_int_eq(b->dtype, TC_FLOAT32);
     ASSERT_STRIDES(c, 3, 1);
     /* values: x + 10 == [[10, 13], [11, 14], [12, 15]]; gaps + 1 at [3, 2] is 23 */
-    ck_assert(get(a, IDX(0, 1)) == 13.0);
-    ck_assert(get(a, IDX(2, 0)) == 12.0);
-    ck_assert(get(b, IDX(1, 1)) == 4.5);
-    ck_assert(get(c, IDX(3, 2)) == 23.0);
+    ck_assert(testing_get(a, IDX(0, 1)) == 13.0);
+    ck_assert(testing_get(a, IDX(2, 0)) == 12.0);
+    ck_assert(testing_get(b, IDX(1, 1)) == 4.5);
+    ck_assert(testing_get(c, IDX(3, 2)) == 23.0);
     tc_release(ti);
     tc_release(a);
     tc_release(b);
@@ -3413,47 +3323,39 @@ END_TEST
 
 /* -------------------------------------------------------------------- suite */
 
-static TCase *tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-
-    tcase_add_checked_fixture(tc, setup, teardown);
-    return tc;
-}
-
 Suite *suite_ch02(void)
 {
     Suite *suite = suite_create("ch02");
     TCase *tc;
 
-    tc = tcase("wrap_dim");
+    tc = testing_tcase("wrap_dim", setup, teardown);
     tcase_add_test(tc, test_wrap_dim);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("transpose");
+    tc = testing_tcase("transpose", setup, teardown);
     tcase_add_test(tc, test_transpose_views);
     tcase_add_test(tc, test_transpose_errors);
     tcase_add_test(tc, test_movedim_views);
     tcase_add_test(tc, test_movedim_errors);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("narrow");
+    tc = testing_tcase("narrow", setup, teardown);
     tcase_add_test(tc, test_narrow_views);
     tcase_add_test(tc, test_narrow_errors);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("select");
+    tc = testing_tcase("select", setup, teardown);
     tcase_add_test(tc, test_select_views);
     tcase_add_test(tc, test_select_errors);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("slice");
+    tc = testing_tcase("slice", setup, teardown);
     tcase_add_test(tc, test_slice_views);
     tcase_add_test(tc, test_slice_errors);
     tcase_add_test(tc, test_slice_scalar_step_checked_first);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("expand");
+    tc = testing_tcase("expand", setup, teardown);
     tcase_add_test(tc, test_expand_views);
     tcase_add_test(tc, test_expand_errors);
     tcase_add_test(tc, test_expand_type_names);
@@ -3461,40 +3363,40 @@ Suite *suite_ch02(void)
     tcase_add_test(tc, test_expand_scalar_minus_one);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("squeeze");
+    tc = testing_tcase("squeeze", setup, teardown);
     tcase_add_test(tc, test_squeeze);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("unsqueeze");
+    tc = testing_tcase("unsqueeze", setup, teardown);
     tcase_add_test(tc, test_unsqueeze);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("flatten");
+    tc = testing_tcase("flatten", setup, teardown);
     tcase_add_test(tc, test_flatten);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("diagonal");
+    tc = testing_tcase("diagonal", setup, teardown);
     tcase_add_test(tc, test_diagonal);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("unfold");
+    tc = testing_tcase("unfold", setup, teardown);
     tcase_add_test(tc, test_unfold);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("as_strided");
+    tc = testing_tcase("as_strided", setup, teardown);
     tcase_add_test(tc, test_as_strided);
     tcase_add_test(tc, test_as_strided_negative_offset_out_of_bounds);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("view");
+    tc = testing_tcase("view", setup, teardown);
     tcase_add_test(tc, test_view_strided_inputs);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("reshape");
+    tc = testing_tcase("reshape", setup, teardown);
     tcase_add_test(tc, test_reshape);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("laid out like the input");
+    tc = testing_tcase("laid out like the input", setup, teardown);
     tcase_add_test(tc, test_shape_is_non_overlapping_and_dense);
     tcase_add_test(tc, test_shape_dense_zero_size);
     tcase_add_test(tc, test_like_preserves_dense_strides);
@@ -3504,26 +3406,26 @@ Suite *suite_ch02(void)
     tcase_add_test(tc, test_like_dense_null);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("contiguous and clone");
+    tc = testing_tcase("contiguous and clone", setup, teardown);
     tcase_add_test(tc, test_contiguous_and_clone);
     tcase_add_test(tc, test_same_object);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("chains");
+    tc = testing_tcase("chains", setup, teardown);
     tcase_add_test(tc, test_chains);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("size one and zero");
+    tc = testing_tcase("size one and zero", setup, teardown);
     tcase_add_test(tc, test_size_one_and_zero);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("refcounts");
+    tc = testing_tcase("refcounts", setup, teardown);
     tcase_add_test(tc, test_refcount_view_outlives_base);
     tcase_add_test(tc, test_refcount_copies_and_failures);
     tcase_add_test(tc, test_refcount_write_through_view);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("copy_");
+    tc = testing_tcase("copy_", setup, teardown);
     tcase_add_test(tc, test_copy_float_to_int64);
     tcase_add_test(tc, test_copy_other_conversions);
     tcase_add_test(tc, test_copy_int64_to_float32_rounds_once);
@@ -3539,11 +3441,11 @@ Suite *suite_ch02(void)
     tcase_add_test(tc, test_copy_into_views);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("random view chains");
+    tc = testing_tcase("random view chains", setup, teardown);
     tcase_add_test(tc, test_property_random_view_chains);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("issue 15: overflow, dim counts, NULL");
+    tc = testing_tcase("issue 15: overflow, dim counts, NULL", setup, teardown);
     tcase_add_test(tc, test_overflow_as_strided_offsets);
     tcase_add_test(tc, test_overflow_views_of_empty_tensors);
     tcase_add_test(tc, test_dim_count_views);

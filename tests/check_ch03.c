@@ -2453,9 +2453,8 @@ END_TEST
 
 static void ch03_add(Suite *suite, const char *name, const TTest *const *tests, int n)
 {
-    TCase *tc = tcase_create(name);
+    TCase *tc = testing_tcase(name, ch03_setup, ch03_teardown);
 
-    tcase_add_checked_fixture(tc, ch03_setup, ch03_teardown);
     tcase_set_timeout(tc, 60);
     for (int k = 0; k < n; k++)
         tcase_add_test(tc, tests[k]);

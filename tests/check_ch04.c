@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "tc.h"
+#include "testing.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -2279,25 +2280,17 @@ END_TEST
 
 /* ------------------------------------------------------------------ suite */
 
-static TCase *ch04_tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-
-    tcase_add_checked_fixture(tc, ch04_setup, ch04_teardown);
-    return tc;
-}
-
 Suite *suite_ch04(void)
 {
     Suite *s = suite_create("ch04");
     TCase *tc;
 
-    tc = ch04_tcase("issue 15: dim counts, NULL");
+    tc = testing_tcase("issue 15: dim counts, NULL", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_null_rule_sparse);
     tcase_add_test(tc, test_dim_count_sparse);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("construction");
+    tc = testing_tcase("construction", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_construct_with_size);
     tcase_add_test(tc, test_construct_inferred_size);
     tcase_add_test(tc, test_construct_float_indices);
@@ -2313,13 +2306,13 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_construct_refcount);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("accessors");
+    tc = testing_tcase("accessors", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_accessors_raw);
     tcase_add_test(tc, test_accessors_refuse_uncoalesced);
     tcase_add_test(tc, test_accessors_dims_and_nnz);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("coalesce");
+    tc = testing_tcase("coalesce", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_coalesce_sums_duplicates);
     tcase_add_test(tc, test_coalesce_sums_in_order);
     tcase_add_test(tc, test_coalesce_unsorted);
@@ -2336,7 +2329,7 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_coalesce_large_other_pass_counts);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("to_dense and to_sparse");
+    tc = testing_tcase("to_dense and to_sparse", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_to_dense);
     tcase_add_test(tc, test_to_sparse_full);
     tcase_add_test(tc, test_to_sparse_hybrid);
@@ -2346,7 +2339,7 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_to_sparse_nonpositive_sparse_dim);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("addition");
+    tc = testing_tcase("addition", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_add_merge_walk_uncoalesced);
     tcase_add_test(tc, test_add_one_coalesced);
     tcase_add_test(tc, test_add_both_coalesced);
@@ -2358,12 +2351,12 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_add_empty_other_density);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("multiplication by numbers");
+    tc = testing_tcase("multiplication by numbers", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_mul_scalar);
     tcase_add_test(tc, test_mul_zero_dim_tensor);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("sums");
+    tc = testing_tcase("sums", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_sum_all);
     tcase_add_test(tc, test_sum_all_coalesces_first);
     tcase_add_test(tc, test_sum_all_bool_coalesces_first);
@@ -2373,14 +2366,14 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_sum_dims_errors);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("transpose");
+    tc = testing_tcase("transpose", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_transpose_lists);
     tcase_add_test(tc, test_transpose_one_entry_uncoalesced);
     tcase_add_test(tc, test_transpose_same_dim_keeps_coalesced);
     tcase_add_test(tc, test_transpose_errors);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("sparse.mm");
+    tc = testing_tcase("sparse.mm", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_mm_values);
     tcase_add_test(tc, test_mm_no_columns);
     tcase_add_test(tc, test_mm_float64_and_int64);
@@ -2392,7 +2385,7 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_mm_sparse_hybrid);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("printing");
+    tc = testing_tcase("printing", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_repr_demo_and_coalesced);
     tcase_add_test(tc, test_repr_hybrid_and_dtypes);
     tcase_add_test(tc, test_repr_wrapping);
@@ -2400,12 +2393,12 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_repr_print);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("bytes");
+    tc = testing_tcase("bytes", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_bytes_nbytes);
     tcase_add_test(tc, test_bytes_break_even);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("huge sizes");
+    tc = testing_tcase("huge sizes", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_huge_inferred_size);
     tcase_add_test(tc, test_huge_numel_refused);
     tcase_add_test(tc, test_huge_coalesce_below_2_63);
