@@ -98,8 +98,34 @@ int64_t testing_empty_like_strides(int64_t dim, const int64_t *sizes,
     return result;
 }
 
-static void clear_error(void)
+enum { KEEP_MAX = 512 };
+static tc_tensor *kept[KEEP_MAX];
+static int nkept;
+
+tc_tensor *testing_keep(tc_tensor *t)
 {
+    if (t != NULL) {
+        ck_assert_msg(nkept < KEEP_MAX, "too many kept tensors");
+        kept[nkept++] = t;
+    }
+    return t;
+}
+
+void testing_release_kept(void)
+{
+    while (nkept > 0)
+        tc_release(kept[--nkept]);
+}
+
+static void fixture_setup(void)
+{
+    tc_clear_error();
+    nkept = 0;
+}
+
+static void fixture_teardown(void)
+{
+    testing_release_kept();
     tc_clear_error();
 }
 
@@ -107,7 +133,7 @@ TCase *testing_tcase(const char *name, void (*setup)(void), void (*teardown)(voi
 {
     TCase *tc = tcase_create(name);
 
-    tcase_add_checked_fixture(tc, clear_error, clear_error);
+    tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
     if (setup != NULL || teardown != NULL)
         tcase_add_checked_fixture(tc, setup, teardown);
     return tc;

@@ -66,8 +66,18 @@ bool testing_layout_is(bool (*query)(const tc_tensor *), int64_t dim,
 int64_t testing_empty_like_strides(int64_t dim, const int64_t *sizes,
                                    const int64_t *strides, int64_t *out);
 
+/* Temporaries: K(t) returns t and releases it when the test ends (in the
+   teardown of testing_tcase), so that a chain of calls can be written as
+   one nested expression. NULL passes through. */
+tc_tensor *testing_keep(tc_tensor *t);
+#define K(t) testing_keep(t)
+
+/* Release what K kept so far (a long test that loops, between trials). */
+void testing_release_kept(void);
+
 /* A test case whose every test runs between setup and teardown (either
-   may be NULL) with no pending error before and after. */
+   may be NULL) with no pending error before and after; what K kept is
+   released after teardown. */
 TCase *testing_tcase(const char *name, void (*setup)(void), void (*teardown)(void));
 
 #endif
