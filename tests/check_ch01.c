@@ -15,11 +15,9 @@
 #include <string.h>
 
 #include "tc.h"
+#include "testing.h"
 
 /* ------------------------------------------------------------------ helpers */
-
-#define SIZES(...) ((const int64_t[]){ __VA_ARGS__ })
-#define IDX(...) ((const int64_t[]){ __VA_ARGS__ })
 
 /* 1-D tensors from literal lists, and n-D ones from a shape and a list. */
 #define F32V(...)                                                          \
@@ -77,32 +75,6 @@
         tc_release(t_);                                                    \
     } while (0)
 
-#define ASSERT_STRIDES(t, ...)                                             \
-    do {                                                                   \
-        const int64_t want_[] = { __VA_ARGS__ };                           \
-        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
-        ck_assert_int_eq((t)->dim, n_);                                    \
-        for (int64_t d_ = 0; d_ < n_; d_++)                                \
-            ck_assert_int_eq((t)->strides[d_], want_[d_]);                 \
-    } while (0)
-
-#define ASSERT_SIZES(t, ...)                                               \
-    do {                                                                   \
-        const int64_t want_[] = { __VA_ARGS__ };                           \
-        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
-        ck_assert_int_eq((t)->dim, n_);                                    \
-        for (int64_t d_ = 0; d_ < n_; d_++)                                \
-            ck_assert_int_eq((t)->sizes[d_], want_[d_]);                   \
-    } while (0)
-
-static double get(const tc_tensor *t, const int64_t *index)
-{
-    double v = -12345.0;
-
-    ck_assert_int_eq(tc_get(t, index, &v), 0);
-    return v;
-}
-
 static int64_t get_int64(const tc_tensor *t, const int64_t *index)
 {
     int64_t v = -12345;
@@ -110,72 +82,6 @@ static int64_t get_int64(const tc_tensor *t, const int64_t *index)
     ck_assert_int_eq(tc_get_int64(t, index, &v), 0);
     return v;
 }
-
-/* A header over base's storage with the given layout. */
-static tc_tensor *over(const tc_tensor *base, int64_t dim, const int64_t *sizes,
-                       const int64_t *strides, int64_t offset)
-{
-    return tc_tensor_over(base->storage, base->dtype, dim, sizes, strides, offset);
-}
-
-/* The 2x3 float32 tensor [[0,1,2],[3,4,5]] seen transposed: sizes (3, 2),
-   strides (1, 3), like torch.arange(6.).view(2, 3).t(). */
-static tc_tensor *transposed_arange6(tc_dtype dtype)
-{
-    tc_tensor *base = dtype == TC_INT64 ? tc_arange(0, 6, 1) : tc_arange(0.0, 6.0, 1.0);
-    tc_tensor *t;
-
-    ck_assert_ptr_nonnull(base);
-    ck_assert_int_eq(base->dtype, dtype);
-    t = over(base, 2, SIZES(3, 2), SIZES(1, 3), 0);
-    tc_release(base);
-    return t;
-}
-
-/* Query helpers: a header with this layout over a scratch storage. */
-static tc_storage *scratch_storage(void)
-{
-    tc_storage *s = tc_storage_new(1024 * sizeof(float));
-
-    ck_assert_ptr_nonnull(s);
-    return s;
-}
-
-static bool contiguous_with(int64_t dim, const int64_t *sizes, const int64_t *strides)
-{
-    tc_storage *s = scratch_storage();
-    tc_tensor *t = tc_tensor_over(s, TC_FLOAT32, dim, sizes, strides, 0);
-    bool result;
-
-    tc_storage_release(s);
-    ck_assert_ptr_nonnull(t);
-    result = tc_is_contiguous(t);
-    tc_release(t);
-    return result;
-}
-
-/* The strides of empty_like of a tensor with this layout, into out;
-   returns the result's dim, or -1 if empty_like failed. No assertion
-   fires before everything is released. */
-static int64_t empty_like_strides(int64_t dim, const int64_t *sizes,
-                                  const int64_t *strides, int64_t *out)
-{
-    tc_storage *s = scratch_storage();
-    tc_tensor *t = tc_tensor_over(s, TC_FLOAT32, dim, sizes, strides, 0);
-    tc_tensor *e = tc_empty_like(t);
-    int64_t result = -1;
-
-    if (e != NULL) {
-        result = e->dim;
-        memcpy(out, e->strides, (size_t)e->dim * sizeof(int64_t));
-    }
-    tc_release(e);
-    tc_release(t);
-    tc_storage_release(s);
-    return result;
-}
-
-static void clear_error(void) { tc_clear_error(); }
 
 /* -------------------------------------------------------------- errors */
 
@@ -411,7 +317,7 @@ START_TEST(test_error_value_overflow)
     ASSERT_FAILS_INT(tc_set(i, IDX(-9), (double)NAN),
                      "value cannot be converted to type int64_t without overflow");
     /* Nothing was written. */
-    ck_assert(get(f, IDX(0)) == 0.0);
+    ck_assert(testing_get(f, IDX(0)) == 0.0);
     ck_assert_int_eq(get_int64(i, IDX(0)), 0);
     ck_assert_int_eq(get_int64(i, IDX(1)), 0);
     tc_release(f);
@@ -436,7 +342,7 @@ START_TEST(test_error_index_out_of_bounds)
     ASSERT_FAILS_INT(tc_set_int64(m, IDX(1, -4), 1), "index -4 is out of bounds for dimension 1 with size 3");
     ASSERT_FAILS_INT(tc_set_int64(m, IDX(2, 0), 1), "index 2 is out of bounds for dimension 0 with size 2");
     /* torch.zeros(3)[-3] is fine */
-    ck_assert(get(v, IDX(-3)) == 0.0);
+    ck_assert(testing_get(v, IDX(-3)) == 0.0);
     ck_assert_ptr_null(tc_error());
     tc_release(v);
     tc_release(m);
@@ -447,7 +353,7 @@ START_TEST(test_error_view)
 {
     tc_tensor *six = tc_arange(0, 6, 1);
     tc_tensor *none = tc_empty(TC_SHAPE(0), TC_FLOAT32);
-    tc_tensor *t = transposed_arange6(TC_INT64);
+    tc_tensor *t = testing_transposed_arange6(TC_INT64);
 
     /* torch.arange(6).view(-1, -1) */
     ASSERT_FAILS(tc_view(six, TC_SHAPE(-1, -1)), "only one dimension can be inferred");
@@ -557,7 +463,7 @@ START_TEST(test_storage_tensor_over_retains)
     ck_assert_int_eq(tc_set(b, IDX(2, 1), 7.5), 0);
     tc_release(b);
     ck_assert_int_eq(a->storage->refcount, 1);
-    ck_assert(get(a, IDX(5)) == 7.5);
+    ck_assert(testing_get(a, IDX(5)) == 7.5);
     tc_release(a);
 }
 END_TEST
@@ -572,7 +478,7 @@ START_TEST(test_storage_tensor_retain_release)
     ck_assert_int_eq(t->storage->refcount, 1);    /* headers count, not storage */
     tc_release(t);
     ck_assert_int_eq(t->refcount, 1);
-    ck_assert(get(t, IDX(1)) == 0.0);
+    ck_assert(testing_get(t, IDX(1)) == 0.0);
     tc_release(t);
     /* NULL is harmless everywhere. */
     tc_release(NULL);
@@ -696,17 +602,17 @@ END_TEST
 START_TEST(test_shape_is_contiguous)
 {
     /* torch.empty_strided(sizes, strides).is_contiguous() */
-    ck_assert(contiguous_with(2, SIZES(2, 3), SIZES(3, 1)));          /* True */
-    ck_assert(!contiguous_with(2, SIZES(3, 2), SIZES(1, 3)));         /* False */
-    ck_assert(contiguous_with(3, SIZES(2, 1, 3), SIZES(3, 100, 1)));  /* True */
-    ck_assert(contiguous_with(1, SIZES(1), SIZES(5)));                /* True */
-    ck_assert(contiguous_with(2, SIZES(0, 3), SIZES(5, 7)));          /* True */
-    ck_assert(contiguous_with(1, SIZES(0), SIZES(3)));                /* True */
-    ck_assert(!contiguous_with(2, SIZES(2, 3), SIZES(6, 1)));         /* False */
-    ck_assert(contiguous_with(2, SIZES(4, 1), SIZES(1, 1)));          /* True */
-    ck_assert(contiguous_with(2, SIZES(1, 4), SIZES(9, 1)));          /* True */
-    ck_assert(contiguous_with(2, SIZES(2, 1), SIZES(1, 1)));          /* True */
-    ck_assert(contiguous_with(0, NULL, NULL));                        /* True */
+    ck_assert(testing_layout_is(tc_is_contiguous, 2, SIZES(2, 3), SIZES(3, 1)));  /* True */
+    ck_assert(!testing_layout_is(tc_is_contiguous, 2, SIZES(3, 2), SIZES(1, 3)));  /* False */
+    ck_assert(testing_layout_is(tc_is_contiguous, 3, SIZES(2, 1, 3), SIZES(3, 100, 1)));  /* True */
+    ck_assert(testing_layout_is(tc_is_contiguous, 1, SIZES(1), SIZES(5)));  /* True */
+    ck_assert(testing_layout_is(tc_is_contiguous, 2, SIZES(0, 3), SIZES(5, 7)));  /* True */
+    ck_assert(testing_layout_is(tc_is_contiguous, 1, SIZES(0), SIZES(3)));  /* True */
+    ck_assert(!testing_layout_is(tc_is_contiguous, 2, SIZES(2, 3), SIZES(6, 1)));  /* False */
+    ck_assert(testing_layout_is(tc_is_contiguous, 2, SIZES(4, 1), SIZES(1, 1)));  /* True */
+    ck_assert(testing_layout_is(tc_is_contiguous, 2, SIZES(1, 4), SIZES(9, 1)));  /* True */
+    ck_assert(testing_layout_is(tc_is_contiguous, 2, SIZES(2, 1), SIZES(1, 1)));  /* True */
+    ck_assert(testing_layout_is(tc_is_contiguous, 0, NULL, NULL));                        /* True */
 }
 END_TEST
 
@@ -715,9 +621,9 @@ START_TEST(test_shape_data_ptr)
     tc_tensor *d = tc_empty(TC_SHAPE(10), TC_FLOAT64);
     tc_tensor *i = tc_empty(TC_SHAPE(10), TC_INT64);
     tc_tensor *f = tc_empty(TC_SHAPE(10), TC_FLOAT32);
-    tc_tensor *dv = over(d, 1, SIZES(6), SIZES(1), 4);
-    tc_tensor *iv = over(i, 1, SIZES(7), SIZES(1), 3);
-    tc_tensor *fv = over(f, 1, SIZES(7), SIZES(1), 3);
+    tc_tensor *dv = testing_over(d, 1, SIZES(6), SIZES(1), 4);
+    tc_tensor *iv = testing_over(i, 1, SIZES(7), SIZES(1), 3);
+    tc_tensor *fv = testing_over(f, 1, SIZES(7), SIZES(1), 3);
     tc_tensor *e1 = tc_empty(TC_SHAPE(0), TC_FLOAT32);
     tc_tensor *e2 = tc_zeros(TC_SHAPE(2, 0, 3), TC_FLOAT64);
 
@@ -786,7 +692,7 @@ START_TEST(test_zeros)
     ck_assert_int_eq(s->dim, 0);               /* torch.zeros(()).shape == () */
     for (int64_t r = 0; r < 2; r++)
         for (int64_t c = 0; c < 3; c++)
-            ck_assert(get(f, IDX(r, c)) == 0.0);
+            ck_assert(testing_get(f, IDX(r, c)) == 0.0);
     for (int64_t k = 0; k < 4; k++)
         ck_assert_int_eq(get_int64(i, IDX(k)), 0);
     ck_assert_int_eq(tc_get(s, NULL, &v), 0);
@@ -807,7 +713,7 @@ START_TEST(test_ones)
     ck_assert_int_eq(get_int64(i, IDX(1)), 1);
     ck_assert_int_eq(d->dtype, TC_FLOAT64);
     for (int64_t k = 0; k < 3; k++)
-        ck_assert(get(d, IDX(k, 0)) == 1.0);
+        ck_assert(testing_get(d, IDX(k, 0)) == 1.0);
     tc_release(i);
     tc_release(d);
 }
@@ -828,22 +734,22 @@ START_TEST(test_full)
     tc_tensor *p = tc_full(TC_SHAPE(1), 9.2233720368547748e18, TC_INT64);
 
     ck_assert_int_eq(a->dtype, TC_FLOAT32);
-    ck_assert(get(a, IDX(1, 1)) == 2.5);
+    ck_assert(testing_get(a, IDX(1, 1)) == 2.5);
     ck_assert_int_eq(get_int64(b, IDX(1)), 7);
     ck_assert_int_eq(get_int64(c, IDX(0)), -7);
     /* torch.full((2,), 0.1).tolist() == [0.10000000149011612] * 2 */
-    ck_assert(get(d, IDX(0)) == 0x1.99999ap-4);
+    ck_assert(testing_get(d, IDX(0)) == 0x1.99999ap-4);
     /* torch.full((2,), 0.1, dtype=torch.float64).tolist() == [0.1, 0.1] */
-    ck_assert(get(e, IDX(1)) == 0.1);
-    ck_assert(isinf(get(g, IDX(0))) && get(g, IDX(0)) > 0);    /* tensor([inf, inf]) */
+    ck_assert(testing_get(e, IDX(1)) == 0.1);
+    ck_assert(isinf(testing_get(g, IDX(0))) && testing_get(g, IDX(0)) > 0);    /* tensor([inf, inf]) */
     /* torch.full((1,), -2**63, dtype=torch.int64) */
     ck_assert_ptr_nonnull(h);
     ck_assert_int_eq(get_int64(h, IDX(0)), INT64_MIN);
     /* torch.full((1,), 3.4028234663852886e38) fits exactly */
     ck_assert_ptr_nonnull(k);
-    ck_assert(get(k, IDX(0)) == 3.4028234663852886e38);
-    ck_assert(get(m, IDX(0)) == 0.0);                          /* [0.0] */
-    ck_assert(get(n, IDX(0)) == 1e300);
+    ck_assert(testing_get(k, IDX(0)) == 3.4028234663852886e38);
+    ck_assert(testing_get(m, IDX(0)) == 0.0);                          /* [0.0] */
+    ck_assert(testing_get(n, IDX(0)) == 1e300);
     /* torch.full((1,), 9.2233720368547748e18, dtype=torch.int64) */
     ck_assert_int_eq(get_int64(p, IDX(0)), 9223372036854774784);
     tc_release(a);
@@ -905,10 +811,10 @@ START_TEST(test_from_data)
     ASSERT_SIZES(f, 2, 3);
     ASSERT_STRIDES(f, 3, 1);
     ck_assert_ptr_ne(tc_data_ptr(f), (void *)fsrc);
-    ck_assert(get(f, IDX(1, 1)) == 4.5);
-    ck_assert(get(f, IDX(0, 2)) == 2.5);
-    ck_assert(get(d, IDX(0)) == 0.1);
-    ck_assert(get(d, IDX(1)) == -2.0);
+    ck_assert(testing_get(f, IDX(1, 1)) == 4.5);
+    ck_assert(testing_get(f, IDX(0, 2)) == 2.5);
+    ck_assert(testing_get(d, IDX(0)) == 0.1);
+    ck_assert(testing_get(d, IDX(1)) == -2.0);
     ck_assert_int_eq(get_int64(i, IDX(0)), INT64_MAX);
     ck_assert_int_eq(get_int64(i, IDX(1)), -1);
     ck_assert_int_eq(get_int64(i, IDX(2)), INT64_MIN);
@@ -983,24 +889,24 @@ START_TEST(test_arange_float32)
 
     ck_assert_int_eq(a->dtype, TC_FLOAT32);
     ck_assert_int_eq(tc_numel(a), 4);
-    ck_assert(get(a, IDX(3)) == 0.75);
+    ck_assert(testing_get(a, IDX(3)) == 0.75);
     ck_assert_int_eq(b->dtype, TC_FLOAT32);
     ck_assert_int_eq(tc_numel(b), 4);
-    ck_assert(get(b, IDX(1)) == 0x1.333334p-2);
-    ck_assert(get(b, IDX(2)) == 0x1.333334p-1);
-    ck_assert(get(b, IDX(3)) == 0x1.ccccccp-1);
+    ck_assert(testing_get(b, IDX(1)) == 0x1.333334p-2);
+    ck_assert(testing_get(b, IDX(2)) == 0x1.333334p-1);
+    ck_assert(testing_get(b, IDX(3)) == 0x1.ccccccp-1);
     ck_assert_int_eq(tc_numel(c), 10);
-    ck_assert(get(c, IDX(3)) == 0x1.333334p-2);
-    ck_assert(get(c, IDX(7)) == 0x1.666666p-1);
-    ck_assert(get(c, IDX(9)) == 0x1.ccccccp-1);
+    ck_assert(testing_get(c, IDX(3)) == 0x1.333334p-2);
+    ck_assert(testing_get(c, IDX(7)) == 0x1.666666p-1);
+    ck_assert(testing_get(c, IDX(9)) == 0x1.ccccccp-1);
     ck_assert_int_eq(tc_numel(d), 4);
-    ck_assert(get(d, IDX(0)) == 1.0);
-    ck_assert(get(d, IDX(3)) == 0.25);
+    ck_assert(testing_get(d, IDX(0)) == 1.0);
+    ck_assert(testing_get(d, IDX(3)) == 0.25);
     ck_assert_int_eq(e->dtype, TC_FLOAT32);
     ck_assert_int_eq(tc_numel(e), 2);
-    ck_assert(get(e, IDX(1)) == 1.5);
+    ck_assert(testing_get(e, IDX(1)) == 1.5);
     ck_assert_int_eq(tc_numel(f), 4);
-    ck_assert(get(f, IDX(3)) == -0x1.ccccccp-1);
+    ck_assert(testing_get(f, IDX(3)) == -0x1.ccccccp-1);
     ck_assert_int_eq(g->dtype, TC_FLOAT32);
     ck_assert_int_eq(tc_numel(g), 5);
     ck_assert_int_eq(h->dtype, TC_FLOAT32);
@@ -1071,7 +977,7 @@ START_TEST(test_like_shape_dtype_values)
     ck_assert_int_eq(get_int64(f, IDX(1, 2)), 2);
     ck_assert_int_eq(ds->dim, 0);
     ck_assert_int_eq(ds->dtype, TC_FLOAT64);
-    ck_assert(get(ds, NULL) == -0.5);
+    ck_assert(testing_get(ds, NULL) == -0.5);
     /* The source is untouched. */
     ck_assert_int_eq(get_int64(g, IDX(1, 2)), 5);
     tc_release(src);
@@ -1091,8 +997,8 @@ START_TEST(test_like_zero_size_keeps_strides)
        torch.empty_like(torch.empty_strided((0, 3), (5, 7))).stride() == (5, 7)
        torch.empty_like(torch.empty_strided((5, 0, 3), (1, 1, 20))).stride() == (1, 1, 20) */
     int64_t a[TC_MAX_DIMS] = { 0 }, b[TC_MAX_DIMS] = { 0 };
-    int64_t na = empty_like_strides(2, SIZES(0, 3), SIZES(5, 7), a);
-    int64_t nb = empty_like_strides(3, SIZES(5, 0, 3), SIZES(1, 1, 20), b);
+    int64_t na = testing_empty_like_strides(2, SIZES(0, 3), SIZES(5, 7), a);
+    int64_t nb = testing_empty_like_strides(3, SIZES(5, 0, 3), SIZES(1, 1, 20), b);
 
     ck_assert_int_eq(na, 2);
     ck_assert_int_eq(nb, 3);
@@ -1113,7 +1019,7 @@ START_TEST(test_get_set_negative_indices)
     ck_assert_int_eq(tc_set_int64(t, IDX(1, -1), 7), 0);
     ck_assert_int_eq(get_int64(t, IDX(1, 2)), 7);
     ck_assert_int_eq(get_int64(t, IDX(-1, -1)), 7);
-    ck_assert(get(t, IDX(-1, 2)) == 7.0);
+    ck_assert(testing_get(t, IDX(-1, 2)) == 7.0);
     ck_assert_int_eq(tc_set(t, IDX(-2, -3), -4.0), 0);
     ck_assert_int_eq(get_int64(t, IDX(0, 0)), -4);
     ck_assert_int_eq(get_int64(t, IDX(0, 1)), 0);
@@ -1136,7 +1042,7 @@ START_TEST(test_get_set_int64_precision)
     ck_assert_int_eq(get_int64(t, IDX(-1)), INT64_MAX);
     /* x = torch.zeros(2); x[0] = 2**53 + 1; x[0].item() == 9007199254740992.0 */
     ck_assert_int_eq(tc_set_int64(f, IDX(0), 9007199254740993), 0);
-    ck_assert(get(f, IDX(0)) == 9007199254740992.0);
+    ck_assert(testing_get(f, IDX(0)) == 9007199254740992.0);
     tc_release(t);
     tc_release(f);
 }
@@ -1156,9 +1062,9 @@ START_TEST(test_get_set_conversions)
     ck_assert_int_eq(get_int64(i, IDX(1)), -1);
     /* x = torch.zeros(2); x[0] = 0.1; x[0].item() == 0.10000000149011612 */
     ck_assert_int_eq(tc_set(f, IDX(0), 0.1), 0);
-    ck_assert(get(f, IDX(0)) == 0x1.99999ap-4);
+    ck_assert(testing_get(f, IDX(0)) == 0x1.99999ap-4);
     ck_assert_int_eq(tc_set(d, IDX(0), 0.1), 0);
-    ck_assert(get(d, IDX(0)) == 0.1);
+    ck_assert(testing_get(d, IDX(0)) == 0.1);
     /* int(torch.tensor([2.5])[0]) == 2, int(torch.tensor([-2.5])[0]) == -2 */
     ck_assert_int_eq(tc_set(f, IDX(1), 2.5), 0);
     ck_assert_int_eq(get_int64(f, IDX(1)), 2);
@@ -1166,9 +1072,9 @@ START_TEST(test_get_set_conversions)
     ck_assert_int_eq(get_int64(d, IDX(1)), -2);
     /* NaN and infinities are fine for float types */
     ck_assert_int_eq(tc_set(f, IDX(1), (double)NAN), 0);
-    ck_assert(isnan(get(f, IDX(1))));
+    ck_assert(isnan(testing_get(f, IDX(1))));
     ck_assert_int_eq(tc_set(d, IDX(1), -(double)INFINITY), 0);
-    ck_assert(isinf(get(d, IDX(1))) && get(d, IDX(1)) < 0);
+    ck_assert(isinf(testing_get(d, IDX(1))) && testing_get(d, IDX(1)) < 0);
     tc_release(i);
     tc_release(f);
     tc_release(d);
@@ -1178,20 +1084,20 @@ END_TEST
 START_TEST(test_get_set_scalar_and_strided)
 {
     tc_tensor *s = tc_full(TC_SCALAR_SHAPE, 3.5, TC_FLOAT64);
-    tc_tensor *t = transposed_arange6(TC_FLOAT32);
+    tc_tensor *t = testing_transposed_arange6(TC_FLOAT32);
     tc_tensor *base = tc_arange(0, 6, 1);
-    tc_tensor *tail = over(base, 1, SIZES(4), SIZES(1), 2);    /* torch.arange(6)[2:] */
+    tc_tensor *tail = testing_over(base, 1, SIZES(4), SIZES(1), 2);    /* torch.arange(6)[2:] */
     double v;
 
     ck_assert_int_eq(tc_get(s, NULL, &v), 0);
     ck_assert(v == 3.5);
     ck_assert_int_eq(tc_set(s, NULL, -1.25), 0);
-    ck_assert(get(s, NULL) == -1.25);
+    ck_assert(testing_get(s, NULL) == -1.25);
     /* torch.arange(6.).view(2, 3).t() == [[0, 3], [1, 4], [2, 5]] */
-    ck_assert(get(t, IDX(2, 1)) == 5.0);
-    ck_assert(get(t, IDX(0, 1)) == 3.0);
-    ck_assert(get(t, IDX(1, 0)) == 1.0);
-    ck_assert(get(t, IDX(-1, 0)) == 2.0);
+    ck_assert(testing_get(t, IDX(2, 1)) == 5.0);
+    ck_assert(testing_get(t, IDX(0, 1)) == 3.0);
+    ck_assert(testing_get(t, IDX(1, 0)) == 1.0);
+    ck_assert(testing_get(t, IDX(-1, 0)) == 2.0);
     ck_assert_int_eq(get_int64(tail, IDX(0)), 2);
     ck_assert_int_eq(get_int64(tail, IDX(-1)), 5);
     ck_assert_int_eq(tc_set_int64(tail, IDX(1), 33), 0);
@@ -1207,7 +1113,7 @@ START_TEST(test_get_set_odometer)
 {
     int64_t index[2] = { 0, 0 };
     const int64_t sizes[2] = { 2, 3 };
-    tc_tensor *t = transposed_arange6(TC_FLOAT32);
+    tc_tensor *t = testing_transposed_arange6(TC_FLOAT32);
     int steps = 1;
 
     while (tc_next_index(2, sizes, index))
@@ -1278,7 +1184,7 @@ START_TEST(test_equal_shapes_nan_layouts)
     tc_tensor *e1 = tc_empty(TC_SHAPE(0, 3), TC_FLOAT32);
     tc_tensor *e2 = tc_empty(TC_SHAPE(0, 3), TC_INT64);
     tc_tensor *e3 = tc_empty(TC_SHAPE(3, 0), TC_FLOAT32);
-    tc_tensor *t = transposed_arange6(TC_FLOAT32);
+    tc_tensor *t = testing_transposed_arange6(TC_FLOAT32);
     tc_tensor *c = F32S(TC_SHAPE(3, 2), 0.f, 3.f, 1.f, 4.f, 2.f, 5.f);
     tc_tensor *z = F32V(0.f, 1.f);
     tc_tensor *nz = F32V(-0.f, 1.f);
@@ -1351,7 +1257,7 @@ END_TEST
 START_TEST(test_view_strides)
 {
     tc_tensor *six = tc_arange(0, 6, 1);
-    tc_tensor *t = transposed_arange6(TC_INT64);
+    tc_tensor *t = testing_transposed_arange6(TC_INT64);
     tc_shape a = TC_SHAPE(2, 3), b = TC_SHAPE(3, 1, 2), c = TC_SHAPE(6);
     int64_t st[TC_MAX_DIMS] = { 0 };
 
@@ -1374,14 +1280,14 @@ END_TEST
 START_TEST(test_view_keeps_offset)
 {
     tc_tensor *base = tc_arange(0.0, 6.0, 1.0);
-    tc_tensor *tail = over(base, 1, SIZES(4), SIZES(1), 2);    /* torch.arange(6.)[2:] */
+    tc_tensor *tail = testing_over(base, 1, SIZES(4), SIZES(1), 2);    /* torch.arange(6.)[2:] */
     tc_tensor *v = tc_view(tail, TC_SHAPE(2, 2));
 
     /* torch.arange(6.)[2:].view(2, 2).storage_offset() == 2, values [[2, 3], [4, 5]] */
     ck_assert_int_eq(v->storage_offset, 2);
     ck_assert_ptr_eq(tc_data_ptr(v), tc_data_ptr(tail));
-    ck_assert(get(v, IDX(0, 0)) == 2.0);
-    ck_assert(get(v, IDX(1, 1)) == 5.0);
+    ck_assert(testing_get(v, IDX(0, 0)) == 2.0);
+    ck_assert(testing_get(v, IDX(1, 1)) == 5.0);
     tc_release(base);
     tc_release(tail);
     tc_release(v);
@@ -1404,7 +1310,7 @@ START_TEST(test_view_scalar_and_zero_size)
     tc_tensor *g = tc_view(z20, TC_SHAPE(-1));          /* tensor([]), size (0,) */
 
     ASSERT_SIZES(a, 1);
-    ck_assert(get(a, IDX(0)) == 5.0);
+    ck_assert(testing_get(a, IDX(0)) == 5.0);
     ASSERT_SIZES(b, 1);
     ASSERT_SIZES(c, 1, 1, 1);
     ASSERT_STRIDES(c, 1, 1, 1);
@@ -1448,20 +1354,20 @@ START_TEST(test_add_scalar_promotion)
     ck_assert_int_eq(ii->dtype, TC_INT64);
     ck_assert_int_eq(get_int64(ii, IDX(2)), 4);
     ck_assert_int_eq(id->dtype, TC_FLOAT32);
-    ck_assert(get(id, IDX(0)) == 1.5);
-    ck_assert(get(id, IDX(2)) == 3.5);
+    ck_assert(testing_get(id, IDX(0)) == 1.5);
+    ck_assert(testing_get(id, IDX(2)) == 3.5);
     ck_assert_int_eq(fi->dtype, TC_FLOAT32);
-    ck_assert(get(fi, IDX(1)) == 3.0);
+    ck_assert(testing_get(fi, IDX(1)) == 3.0);
     ck_assert_int_eq(dd->dtype, TC_FLOAT64);
-    ck_assert(get(dd, IDX(0)) == 1.1);
-    ck_assert(get(dd, IDX(2)) == 3.1);
+    ck_assert(testing_get(dd, IDX(0)) == 1.1);
+    ck_assert(testing_get(dd, IDX(2)) == 3.1);
     ck_assert_int_eq(di->dtype, TC_FLOAT64);
-    ck_assert(get(di, IDX(2)) == 4.0);
+    ck_assert(testing_get(di, IDX(2)) == 4.0);
     ck_assert_int_eq(big->dtype, TC_INT64);
     ck_assert_int_eq(get_int64(big, IDX(0)), 1099511627777);
     ck_assert_int_eq(get_int64(big, IDX(1)), 1099511627778);
     ck_assert_int_eq(fh->dtype, TC_FLOAT32);
-    ck_assert(get(fh, IDX(2)) == 3.5);
+    ck_assert(testing_get(fh, IDX(2)) == 3.5);
     /* The input is unchanged; the result is a new contiguous tensor. */
     ck_assert_int_eq(get_int64(i, IDX(0)), 1);
     ASSERT_STRIDES(ii, 1);
@@ -1494,19 +1400,19 @@ START_TEST(test_add_scalar_rounding)
     tc_tensor *k = tc_add_scalar(i, 0.0);
 
     /* (torch.tensor([0.1]) + 0.2).item().hex() == '0x1.3333340000000p-2' */
-    ck_assert(get(a, IDX(0)) == 0x1.333334p-2);
+    ck_assert(testing_get(a, IDX(0)) == 0x1.333334p-2);
     /* (torch.tensor([0.1], dtype=torch.float64) + 0.2).item() == 0.30000000000000004 */
-    ck_assert(get(b, IDX(0)) == 0x1.3333333333334p-2);
+    ck_assert(testing_get(b, IDX(0)) == 0x1.3333333333334p-2);
     /* (torch.tensor([1.0]) + (2**-24 + 2**-60)).item() == 1.0: the scalar is
        rounded to float32 first, then the float32 sum ties to even */
-    ck_assert(get(c, IDX(0)) == 1.0);
+    ck_assert(testing_get(c, IDX(0)) == 1.0);
     /* in float64: 1.0000000596046448 == 0x1.0000010000000p+0 */
-    ck_assert(get(e, IDX(0)) == 0x1.000001p+0);
+    ck_assert(testing_get(e, IDX(0)) == 0x1.000001p+0);
     /* (torch.tensor([1.0]) + 1e-8).item() == 1.0 */
-    ck_assert(get(g, IDX(0)) == 1.0);
+    ck_assert(testing_get(g, IDX(0)) == 1.0);
     /* torch.tensor([16777217]) + 0.5 -> 0x1p+24; torch.tensor([2**53+1]) + 0.0 -> 0x1p+53 */
-    ck_assert(get(h, IDX(0)) == 0x1p24);
-    ck_assert(get(k, IDX(1)) == 0x1p53);
+    ck_assert(testing_get(h, IDX(0)) == 0x1p24);
+    ck_assert(testing_get(k, IDX(1)) == 0x1p53);
     tc_release(f);
     tc_release(d);
     tc_release(one);
@@ -1540,15 +1446,15 @@ END_TEST
 
 START_TEST(test_add_scalar_strided_and_empty)
 {
-    tc_tensor *ti = transposed_arange6(TC_INT64);
-    tc_tensor *tf = transposed_arange6(TC_FLOAT32);
+    tc_tensor *ti = testing_transposed_arange6(TC_INT64);
+    tc_tensor *tf = testing_transposed_arange6(TC_FLOAT32);
     tc_tensor *a = tc_add_scalar(ti, 10);      /* [[10, 13], [11, 14], [12, 15]] */
     tc_tensor *b = tc_add_scalar(ti, 0.5);     /* [[0.5, 3.5], [1.5, 4.5], [2.5, 5.5]] float32 */
     tc_tensor *c = tc_add_scalar(tf, 0.5);
     tc_tensor *want = I64V(10, 13, 11, 14, 12, 15);
     tc_tensor *wv = tc_view(want, TC_SHAPE(3, 2));
     tc_tensor *base = tc_arange(0, 6, 1);
-    tc_tensor *tail = over(base, 1, SIZES(4), SIZES(1), 2);
+    tc_tensor *tail = testing_over(base, 1, SIZES(4), SIZES(1), 2);
     tc_tensor *d = tc_add_scalar(tail, -2);    /* torch.arange(6)[2:] - 2 == [0, 1, 2, 3] */
     tc_tensor *e0 = tc_empty(TC_SHAPE(0, 3), TC_INT64);
     tc_tensor *e = tc_add_scalar(e0, 1);       /* tensor([], size=(0, 3), dtype=torch.int64) */
@@ -1561,10 +1467,10 @@ START_TEST(test_add_scalar_strided_and_empty)
     ck_assert_int_eq(get_int64(a, IDX(0, 1)), 13);
     ck_assert_int_eq(get_int64(a, IDX(2, 0)), 12);
     ck_assert_int_eq(b->dtype, TC_FLOAT32);
-    ck_assert(get(b, IDX(0, 1)) == 3.5);
-    ck_assert(get(b, IDX(2, 0)) == 2.5);
-    ck_assert(get(c, IDX(1, 1)) == 4.5);
-    ck_assert(get(c, IDX(2, 1)) == 5.5);
+    ck_assert(testing_get(b, IDX(0, 1)) == 3.5);
+    ck_assert(testing_get(b, IDX(2, 0)) == 2.5);
+    ck_assert(testing_get(c, IDX(1, 1)) == 4.5);
+    ck_assert(testing_get(c, IDX(2, 1)) == 5.5);
     ck_assert_int_eq(get_int64(d, IDX(0)), 0);
     ck_assert_int_eq(get_int64(d, IDX(3)), 3);
     ASSERT_SIZES(e, 0, 3);
@@ -1853,11 +1759,11 @@ START_TEST(test_repr_strided)
     tc_tensor *ints = tc_arange(0, 6, 1);
 
     /* torch.arange(6.).view(2, 3).t() */
-    ASSERT_REPR(transposed_arange6(TC_FLOAT32), "tensor([[0., 3.],\n        [1., 4.],\n        [2., 5.]])");
+    ASSERT_REPR(testing_transposed_arange6(TC_FLOAT32), "tensor([[0., 3.],\n        [1., 4.],\n        [2., 5.]])");
     /* torch.arange(6.)[2:] */
-    ASSERT_REPR(over(base, 1, SIZES(4), SIZES(1), 2), "tensor([2., 3., 4., 5.])");
+    ASSERT_REPR(testing_over(base, 1, SIZES(4), SIZES(1), 2), "tensor([2., 3., 4., 5.])");
     /* torch.arange(6).view(2, 3).t() */
-    ASSERT_REPR(transposed_arange6(TC_INT64), "tensor([[0, 3],\n        [1, 4],\n        [2, 5]])");
+    ASSERT_REPR(testing_transposed_arange6(TC_INT64), "tensor([[0, 3],\n        [1, 4],\n        [2, 5]])");
     /* torch.arange(6).view(2, 3).t().view(3, 1, 2): sizes (3, 1, 2), strides (1, 6, 3) */
     ASSERT_REPR(tc_tensor_over(ints->storage, TC_INT64, 3, SIZES(3, 1, 2), SIZES(1, 6, 3), 0),
                 "tensor([[[0, 3]],\n\n        [[1, 4]],\n\n        [[2, 5]]])");
@@ -2065,20 +1971,12 @@ END_TEST
 
 /* ------------------------------------------------------------------ suite */
 
-static TCase *tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-
-    tcase_add_checked_fixture(tc, clear_error, clear_error);
-    return tc;
-}
-
 Suite *suite_ch01(void)
 {
     Suite *s = suite_create("ch01");
     TCase *tc;
 
-    tc = tcase("errors");
+    tc = testing_tcase("errors", NULL, NULL);
     tcase_add_test(tc, test_error_none_at_start);
     tcase_add_test(tc, test_error_fail_formats_and_returns_null);
     tcase_add_test(tc, test_error_negative_dimension);
@@ -2097,7 +1995,7 @@ Suite *suite_ch01(void)
     tcase_add_test(tc, test_error_format_sizes);
     suite_add_tcase(s, tc);
 
-    tc = tcase("storage refcounts");
+    tc = testing_tcase("storage refcounts", NULL, NULL);
     tcase_add_test(tc, test_storage_new);
     tcase_add_test(tc, test_storage_view_shares);
     tcase_add_test(tc, test_storage_tensor_over_retains);
@@ -2105,7 +2003,7 @@ Suite *suite_ch01(void)
     tcase_add_test(tc, test_storage_new_results_do_not_share);
     suite_add_tcase(s, tc);
 
-    tc = tcase("strides and contiguity");
+    tc = testing_tcase("strides and contiguity", NULL, NULL);
     tcase_add_test(tc, test_shape_macro);
     tcase_add_test(tc, test_shape_numel);
     tcase_add_test(tc, test_shape_dtypes);
@@ -2115,35 +2013,35 @@ Suite *suite_ch01(void)
     tcase_add_test(tc, test_shape_storage_extent);
     suite_add_tcase(s, tc);
 
-    tc = tcase("empty");
+    tc = testing_tcase("empty", NULL, NULL);
     tcase_add_test(tc, test_empty);
     suite_add_tcase(s, tc);
-    tc = tcase("zeros");
+    tc = testing_tcase("zeros", NULL, NULL);
     tcase_add_test(tc, test_zeros);
     suite_add_tcase(s, tc);
-    tc = tcase("ones");
+    tc = testing_tcase("ones", NULL, NULL);
     tcase_add_test(tc, test_ones);
     suite_add_tcase(s, tc);
-    tc = tcase("full");
+    tc = testing_tcase("full", NULL, NULL);
     tcase_add_test(tc, test_full);
     tcase_add_test(tc, test_full_int64_two_to_the_63);
     suite_add_tcase(s, tc);
-    tc = tcase("from_data");
+    tc = testing_tcase("from_data", NULL, NULL);
     tcase_add_test(tc, test_from_data);
     suite_add_tcase(s, tc);
 
-    tc = tcase("arange");
+    tc = testing_tcase("arange", NULL, NULL);
     tcase_add_test(tc, test_arange_int64);
     tcase_add_test(tc, test_arange_float32);
     tcase_add_test(tc, test_arange_int64_exact_length);
     suite_add_tcase(s, tc);
 
-    tc = tcase("like");
+    tc = testing_tcase("like", NULL, NULL);
     tcase_add_test(tc, test_like_shape_dtype_values);
     tcase_add_test(tc, test_like_zero_size_keeps_strides);
     suite_add_tcase(s, tc);
 
-    tc = tcase("get/set");
+    tc = testing_tcase("get/set", NULL, NULL);
     tcase_add_test(tc, test_get_set_negative_indices);
     tcase_add_test(tc, test_get_set_int64_precision);
     tcase_add_test(tc, test_get_set_conversions);
@@ -2151,26 +2049,26 @@ Suite *suite_ch01(void)
     tcase_add_test(tc, test_get_set_odometer);
     suite_add_tcase(s, tc);
 
-    tc = tcase("equal");
+    tc = testing_tcase("equal", NULL, NULL);
     tcase_add_test(tc, test_equal_dtypes);
     tcase_add_test(tc, test_equal_shapes_nan_layouts);
     suite_add_tcase(s, tc);
 
-    tc = tcase("view");
+    tc = testing_tcase("view", NULL, NULL);
     tcase_add_test(tc, test_view_infer_and_share);
     tcase_add_test(tc, test_view_strides);
     tcase_add_test(tc, test_view_keeps_offset);
     tcase_add_test(tc, test_view_scalar_and_zero_size);
     suite_add_tcase(s, tc);
 
-    tc = tcase("add_scalar");
+    tc = testing_tcase("add_scalar", NULL, NULL);
     tcase_add_test(tc, test_add_scalar_promotion);
     tcase_add_test(tc, test_add_scalar_rounding);
     tcase_add_test(tc, test_add_scalar_wraparound);
     tcase_add_test(tc, test_add_scalar_strided_and_empty);
     suite_add_tcase(s, tc);
 
-    tc = tcase("printing");
+    tc = testing_tcase("printing", NULL, NULL);
     tcase_add_test(tc, test_repr_int);
     tcase_add_test(tc, test_repr_float_fixed);
     tcase_add_test(tc, test_repr_sci);
@@ -2186,11 +2084,11 @@ Suite *suite_ch01(void)
     tcase_add_test(tc, test_repr_print_and_null);
     suite_add_tcase(s, tc);
 
-    tc = tcase("bool");
+    tc = testing_tcase("bool", NULL, NULL);
     tcase_add_test(tc, test_bool_dtype);
     suite_add_tcase(s, tc);
 
-    tc = tcase("issue 15: overflow, dim counts, NULL");
+    tc = testing_tcase("issue 15: overflow, dim counts, NULL", NULL, NULL);
     tcase_add_test(tc, test_overflow_like_of_empty_with_huge_strides);
     tcase_add_test(tc, test_overflow_like_bytes_of_expanded);
     tcase_add_test(tc, test_dim_count_checked_everywhere);

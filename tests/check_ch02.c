@@ -50,27 +50,6 @@ typedef struct {
 #define F64(shape, ...) tc_from_data(shape, TC_FLOAT64, (const double[]){ __VA_ARGS__ })
 #define I64(shape, ...) tc_from_data(shape, TC_INT64, (const int64_t[]){ __VA_ARGS__ })
 
-/* Temporaries: tmp(t) returns t and releases it when the test ends, so
-   that a chain of views can be written as one nested call. */
-enum { POOL_MAX = 256 };
-static tc_tensor *pool[POOL_MAX];
-static int pool_n;
-
-static tc_tensor *tmp(tc_tensor *t)
-{
-    if (t != NULL) {
-        ck_assert_msg(pool_n < POOL_MAX, "too many temporaries");
-        pool[pool_n++] = t;
-    }
-    return t;
-}
-
-static void drain_pool(void)
-{
-    while (pool_n > 0)
-        tc_release(pool[--pool_n]);
-}
-
 /* torch.arange(n.).view(shape), float32 (tests/testing.c). */
 static tc_tensor *grid(tc_shape shape) { return testing_grid(shape); }
 
@@ -95,7 +74,7 @@ static void expect_layout(int line, const char *what, const tc_tensor *base, boo
 
     ck_assert_msg(t != NULL, "line %d: %s failed: %s", line, what,
                   tc_error() != NULL ? tc_error() : "(no message)");
-    tmp(t);
+    K(t);
     ck_assert_msg(tc_error() == NULL, "line %d: %s succeeded but left the message \"%s\"",
                   line, what, tc_error());
     ck_assert_int_eq(sizes.dim, strides.dim);
@@ -200,7 +179,6 @@ static tc_tensor *x, *y, *v, *w, *s, *e, *z, *c, *q;
 static void setup(void)
 {
     tc_clear_error();
-    pool_n = 0;
     x = grid(S(3, 4));
     y = grid(S(2, 3, 4));
     v = grid(S(6));
@@ -216,7 +194,6 @@ static void setup(void)
 
 static void teardown(void)
 {
-    drain_pool();
     tc_release(x);
     tc_release(y);
     tc_release(v);
@@ -268,10 +245,10 @@ START_TEST(test_transpose_views)
     EXPECT_VIEW(v, tc_t(v),
                 S(6), S(1), 0, V(0, 1, 2, 3, 4, 5));
     /* x.t().t() */
-    EXPECT_VIEW(x, tc_t(tmp(tc_t(x))),
+    EXPECT_VIEW(x, tc_t(K(tc_t(x))),
                 S(3, 4), S(4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x[1:].t() */
-    EXPECT_VIEW(x, tc_t(tmp(tc_slice(x, 0, 1, TC_END, 1))),
+    EXPECT_VIEW(x, tc_t(K(tc_slice(x, 0, 1, TC_END, 1))),
                 S(4, 2), S(1, 4), 4, V(4, 8, 5, 9, 6, 10, 7, 11));
     /* y.permute(2, 0, 1) */
     EXPECT_VIEW(y, tc_permute(y, TC_DIMS(2, 0, 1)),
@@ -300,7 +277,7 @@ END_TEST
 
 START_TEST(test_movedim_views)
 {
-    tc_tensor *z = tmp(tc_empty(S(2, 3, 4, 5), TC_FLOAT32));
+    tc_tensor *z = K(tc_empty(S(2, 3, 4, 5), TC_FLOAT32));
     tc_tensor *m;
 
     /* y.movedim(0, 2) */
@@ -334,14 +311,14 @@ START_TEST(test_movedim_views)
     EXPECT_VIEW(s, tc_movedim(s, TC_DIMS(0), TC_DIMS(0)), S0, S0, 0, V(5));
     EXPECT_VIEW(s, tc_movedim(s, TC_DIMS(-1), TC_DIMS(0)), S0, S0, 0, V(5));
     /* torch.empty(2,3,4,5).movedim((0,3),(2,1)): (3, 5, 2, 4), strides (20, 1, 60, 5) */
-    m = tmp(tc_movedim(z, TC_DIMS(0, 3), TC_DIMS(2, 1)));
+    m = K(tc_movedim(z, TC_DIMS(0, 3), TC_DIMS(2, 1)));
     ck_assert_ptr_nonnull(m);
     ck_assert_int_eq(m->dim, 4);
     ck_assert(m->sizes[0] == 3 && m->sizes[1] == 5 && m->sizes[2] == 2 && m->sizes[3] == 4);
     ck_assert(m->strides[0] == 20 && m->strides[1] == 1 && m->strides[2] == 60 &&
               m->strides[3] == 5);
     /* ....movedim((3,-4),(0,-1)): (5, 3, 4, 2), strides (1, 20, 5, 60) */
-    m = tmp(tc_movedim(z, TC_DIMS(3, -4), TC_DIMS(0, -1)));
+    m = K(tc_movedim(z, TC_DIMS(3, -4), TC_DIMS(0, -1)));
     ck_assert_ptr_nonnull(m);
     ck_assert(m->sizes[0] == 5 && m->sizes[1] == 3 && m->sizes[2] == 4 && m->sizes[3] == 2);
     ck_assert(m->strides[0] == 1 && m->strides[1] == 20 && m->strides[2] == 5 &&
@@ -491,7 +468,7 @@ START_TEST(test_narrow_views)
     EXPECT_VIEW(y, tc_narrow(y, 2, 1, 2),
                 S(2, 3, 2), S(12, 4, 1), 1, V(1, 2, 5, 6, 9, 10, 13, 14, 17, 18, 21, 22));
     /* x.t().narrow(0, 1, 2) */
-    EXPECT_VIEW(x, tc_narrow(tmp(tc_t(x)), 0, 1, 2),
+    EXPECT_VIEW(x, tc_narrow(K(tc_t(x)), 0, 1, 2),
                 S(2, 3), S(1, 4), 1, V(1, 5, 9, 2, 6, 10));
     /* e.narrow(1, 0, 0) */
     EXPECT_VIEW(e, tc_narrow(e, 1, 0, 0),
@@ -563,10 +540,10 @@ START_TEST(test_select_views)
     EXPECT_VIEW(v, tc_select(v, 0, 3),
                 S0, S0, 3, V(3));
     /* x.select(1, 0).select(0, 2) */
-    EXPECT_VIEW(x, tc_select(tmp(tc_select(x, 1, 0)), 0, 2),
+    EXPECT_VIEW(x, tc_select(K(tc_select(x, 1, 0)), 0, 2),
                 S0, S0, 8, V(8));
     /* x.t().select(0, 3) */
-    EXPECT_VIEW(x, tc_select(tmp(tc_t(x)), 0, 3),
+    EXPECT_VIEW(x, tc_select(K(tc_t(x)), 0, 3),
                 S(3), S(4), 3, V(3, 7, 11));
     /* e.select(0, 1) */
     EXPECT_VIEW(e, tc_select(e, 0, 1),
@@ -668,16 +645,16 @@ START_TEST(test_slice_views)
     EXPECT_VIEW(v, tc_slice(v, 0, 0, TC_END, 100),
                 S(1), S(100), 0, V(0));
     /* y[:, 1:, ::2] */
-    EXPECT_VIEW(y, tc_slice(tmp(tc_slice(y, 1, 1, TC_END, 1)), 2, 0, TC_END, 2),
+    EXPECT_VIEW(y, tc_slice(K(tc_slice(y, 1, 1, TC_END, 1)), 2, 0, TC_END, 2),
                 S(2, 2, 2), S(12, 4, 2), 4, V(4, 6, 8, 10, 16, 18, 20, 22));
     /* x.t()[1:3] */
-    EXPECT_VIEW(x, tc_slice(tmp(tc_t(x)), 0, 1, 3, 1),
+    EXPECT_VIEW(x, tc_slice(K(tc_t(x)), 0, 1, 3, 1),
                 S(2, 3), S(1, 4), 1, V(1, 5, 9, 2, 6, 10));
     /* x[:, 1:][:, 1:] */
-    EXPECT_VIEW(x, tc_slice(tmp(tc_slice(x, 1, 1, TC_END, 1)), 1, 1, TC_END, 1),
+    EXPECT_VIEW(x, tc_slice(K(tc_slice(x, 1, 1, TC_END, 1)), 1, 1, TC_END, 1),
                 S(3, 2), S(4, 1), 2, V(2, 3, 6, 7, 10, 11));
     /* x[::2, ::2] */
-    EXPECT_VIEW(x, tc_slice(tmp(tc_slice(x, 0, 0, TC_END, 2)), 1, 0, TC_END, 2),
+    EXPECT_VIEW(x, tc_slice(K(tc_slice(x, 0, 0, TC_END, 2)), 1, 0, TC_END, 2),
                 S(2, 2), S(8, 2), 0, V(0, 2, 8, 10));
 }
 END_TEST
@@ -723,7 +700,7 @@ END_TEST
 START_TEST(test_expand_views)
 {
     /* x[0].expand(3, 4) */
-    EXPECT_VIEW(x, tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4)),
+    EXPECT_VIEW(x, tc_expand(K(tc_select(x, 0, 0)), S(3, 4)),
                 S(3, 4), S(0, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* w.expand(1, 3) */
     EXPECT_VIEW(w, tc_expand(w, S(1, 3)),
@@ -735,10 +712,10 @@ START_TEST(test_expand_views)
     EXPECT_VIEW(w, tc_expand(w, S(1, 1, 3)),
                 S(1, 1, 3), S(3, 3, 1), 0, V(0, 1, 2));
     /* x.select(1, 0).unsqueeze(1).expand(3, 4) */
-    EXPECT_VIEW(x, tc_expand(tmp(tc_unsqueeze(tmp(tc_select(x, 1, 0)), 1)), S(3, 4)),
+    EXPECT_VIEW(x, tc_expand(K(tc_unsqueeze(K(tc_select(x, 1, 0)), 1)), S(3, 4)),
                 S(3, 4), S(4, 0), 0, V(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8));
     /* x[:, 1:2].expand(-1, 3) */
-    EXPECT_VIEW(x, tc_expand(tmp(tc_slice(x, 1, 1, 2, 1)), S(-1, 3)),
+    EXPECT_VIEW(x, tc_expand(K(tc_slice(x, 1, 1, 2, 1)), S(-1, 3)),
                 S(3, 3), S(4, 0), 1, V(1, 1, 1, 5, 5, 5, 9, 9, 9));
     /* x.expand(3, 4) */
     EXPECT_VIEW(x, tc_expand(x, S(3, 4)),
@@ -758,7 +735,7 @@ START_TEST(test_expand_views)
                 S(2, 1, 3, 4), S(0, 12, 4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1,
                   2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x.t().expand(2, 4, 3) */
-    EXPECT_VIEW(x, tc_expand(tmp(tc_t(x)), S(2, 4, 3)),
+    EXPECT_VIEW(x, tc_expand(K(tc_t(x)), S(2, 4, 3)),
                 S(2, 4, 3), S(0, 1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 0, 4, 8, 1,
                   5, 9, 2, 6, 10, 3, 7, 11));
     /* s.expand(2, 3) */
@@ -777,19 +754,19 @@ START_TEST(test_expand_views)
     EXPECT_VIEW(c, tc_expand(c, S(3, 0)),
                 S(3, 0), S(1, 0), 0, V0);
     /* x[:1].expand(0, 4) */
-    EXPECT_VIEW(x, tc_expand(tmp(tc_slice(x, 0, 0, 1, 1)), S(0, 4)),
+    EXPECT_VIEW(x, tc_expand(K(tc_slice(x, 0, 0, 1, 1)), S(0, 4)),
                 S(0, 4), S(0, 1), 0, V0);
     /* e.unsqueeze(1).expand(2, 5, 0, 3) */
-    EXPECT_VIEW(e, tc_expand(tmp(tc_unsqueeze(e, 1)), S(2, 5, 0, 3)),
+    EXPECT_VIEW(e, tc_expand(K(tc_unsqueeze(e, 1)), S(2, 5, 0, 3)),
                 S(2, 5, 0, 3), S(3, 0, 3, 1), 0, V0);
     /* x[0].expand_as(x) */
-    EXPECT_VIEW(x, tc_expand_as(tmp(tc_select(x, 0, 0)), x),
+    EXPECT_VIEW(x, tc_expand_as(K(tc_select(x, 0, 0)), x),
                 S(3, 4), S(0, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* c.expand_as(x) */
     EXPECT_VIEW(c, tc_expand_as(c, x),
                 S(3, 4), S(1, 0), 0, V(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2));
     /* c.expand_as(x.t()) */
-    ASSERT_FAILS(tc_expand_as(c, tmp(tc_t(x))),
+    ASSERT_FAILS(tc_expand_as(c, K(tc_t(x))),
                  "The expanded size of the tensor (4) must match the existing size (3) at "
                  "non-singleton dimension 0.  Target sizes: [4, 3].  Tensor sizes: [3, 1]");
     /* s.expand_as(y) */
@@ -818,7 +795,7 @@ START_TEST(test_expand_errors)
                  "expand(torch.FloatTensor{[3, 4]}, size=[4]): the number of sizes provided "
                  "(1) must be greater or equal to the number of dimensions in the tensor (2)");
     /* s.expand_as(y).expand(3, 4) */
-    ASSERT_FAILS(tc_expand(tmp(tc_expand_as(s, y)), S(3, 4)),
+    ASSERT_FAILS(tc_expand(K(tc_expand_as(s, y)), S(3, 4)),
                  "expand(torch.FloatTensor{[2, 3, 4]}, size=[3, 4]): the number of sizes "
                  "provided (2) must be greater or equal to the number of dimensions in the "
                  "tensor (3)");
@@ -831,7 +808,7 @@ START_TEST(test_expand_errors)
                  "The expanded size of the tensor (-1) isn't allowed in a leading, "
                  "non-existing dimension 1");
     /* x[:1].expand(-2, 4) */
-    ASSERT_FAILS(tc_expand(tmp(tc_slice(x, 0, 0, 1, 1)), S(-2, 4)),
+    ASSERT_FAILS(tc_expand(K(tc_slice(x, 0, 0, 1, 1)), S(-2, 4)),
                  "numel: integer multiplication overflow");
     /* x.expand(3, -2) */
     ASSERT_FAILS(tc_expand(x, S(3, -2)),
@@ -845,7 +822,7 @@ START_TEST(test_expand_errors)
                  "expand(torch.FloatTensor{[3, 4]}, size=[3]): the number of sizes provided "
                  "(1) must be greater or equal to the number of dimensions in the tensor (2)");
     /* x.expand_as(y[0, :2]) */
-    ASSERT_FAILS(tc_expand_as(x, tmp(tc_slice(tmp(tc_select(y, 0, 0)), 0, 0, 2, 1))),
+    ASSERT_FAILS(tc_expand_as(x, K(tc_slice(K(tc_select(y, 0, 0)), 0, 0, 2, 1))),
                  "The expanded size of the tensor (2) must match the existing size (3) at "
                  "non-singleton dimension 0.  Target sizes: [2, 4].  Tensor sizes: [3, 4]");
 }
@@ -853,11 +830,11 @@ END_TEST
 
 START_TEST(test_expand_type_names)
 {
-    tc_tensor *longs = tmp(tc_arange(0, 12, 1));
-    tc_tensor *doubles = tmp(tc_zeros(S(3, 4), TC_FLOAT64));
+    tc_tensor *longs = K(tc_arange(0, 12, 1));
+    tc_tensor *doubles = K(tc_zeros(S(3, 4), TC_FLOAT64));
 
     /* torch.arange(12).view(3, 4).expand(4) */
-    ASSERT_FAILS(tc_expand(tmp(tc_view(longs, S(3, 4))), S(4)),
+    ASSERT_FAILS(tc_expand(K(tc_view(longs, S(3, 4))), S(4)),
                  "expand(torch.LongTensor{[3, 4]}, size=[4]): the number of sizes provided (1) "
                  "must be greater or equal to the number of dimensions in the tensor (2)");
     /* torch.arange(12., dtype=torch.float64).view(3, 4).expand(4) */
@@ -865,7 +842,7 @@ START_TEST(test_expand_type_names)
                  "expand(torch.DoubleTensor{[3, 4]}, size=[4]): the number of sizes provided "
                  "(1) must be greater or equal to the number of dimensions in the tensor (2)");
     /* torch.zeros(2, 3).expand(()) */
-    ASSERT_FAILS(tc_expand(tmp(tc_zeros(S(2, 3), TC_FLOAT32)), S0),
+    ASSERT_FAILS(tc_expand(K(tc_zeros(S(2, 3), TC_FLOAT32)), S0),
                  "expand(torch.FloatTensor{[2, 3]}, size=[]): the number of sizes provided (0) "
                  "must be greater or equal to the number of dimensions in the tensor (2)");
 }
@@ -875,7 +852,7 @@ START_TEST(test_expand_type_name_bool)
 {
     /* torch.zeros(3, 4, dtype=torch.bool).expand(4): PyTorch names a bool
        tensor's type CPUBoolType here */
-    ASSERT_FAILS(tc_expand(tmp(tc_zeros(S(3, 4), TC_BOOL)), S(4)),
+    ASSERT_FAILS(tc_expand(K(tc_zeros(S(3, 4), TC_BOOL)), S(4)),
                  "expand(CPUBoolType{[3, 4]}, size=[4]): the number of sizes provided (1) "
                  "must be greater or equal to the number of dimensions in the tensor (2)");
 }
@@ -914,13 +891,13 @@ START_TEST(test_squeeze)
     EXPECT_VIEW(x, tc_squeeze(x),
                 S(3, 4), S(4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x[:, 1:2].squeeze() */
-    EXPECT_VIEW(x, tc_squeeze(tmp(tc_slice(x, 1, 1, 2, 1))),
+    EXPECT_VIEW(x, tc_squeeze(K(tc_slice(x, 1, 1, 2, 1))),
                 S(3), S(4), 1, V(1, 5, 9));
     /* x[1:2, 1:2].squeeze() */
-    EXPECT_VIEW(x, tc_squeeze(tmp(tc_slice(tmp(tc_slice(x, 0, 1, 2, 1)), 1, 1, 2, 1))),
+    EXPECT_VIEW(x, tc_squeeze(K(tc_slice(K(tc_slice(x, 0, 1, 2, 1)), 1, 1, 2, 1))),
                 S0, S0, 5, V(5));
     /* x.t().unsqueeze(0).squeeze() */
-    EXPECT_VIEW(x, tc_squeeze(tmp(tc_unsqueeze(tmp(tc_t(x)), 0))),
+    EXPECT_VIEW(x, tc_squeeze(K(tc_unsqueeze(K(tc_t(x)), 0))),
                 S(4, 3), S(1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* s.squeeze() */
     EXPECT_VIEW(s, tc_squeeze(s),
@@ -932,7 +909,7 @@ START_TEST(test_squeeze)
     EXPECT_VIEW(s, tc_squeeze_dim(s, -1),
                 S0, S0, 0, V(5));
     /* w[:1].squeeze() */
-    EXPECT_VIEW(w, tc_squeeze(tmp(tc_slice(w, 0, 0, 1, 1))),
+    EXPECT_VIEW(w, tc_squeeze(K(tc_slice(w, 0, 0, 1, 1))),
                 S0, S0, 0, V(0));
     /* e.squeeze() */
     EXPECT_VIEW(e, tc_squeeze(e),
@@ -972,22 +949,22 @@ START_TEST(test_unsqueeze)
     EXPECT_VIEW(x, tc_unsqueeze(x, -3),
                 S(1, 3, 4), S(12, 4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x.t().unsqueeze(0) */
-    EXPECT_VIEW(x, tc_unsqueeze(tmp(tc_t(x)), 0),
+    EXPECT_VIEW(x, tc_unsqueeze(K(tc_t(x)), 0),
                 S(1, 4, 3), S(4, 1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().unsqueeze(1) */
-    EXPECT_VIEW(x, tc_unsqueeze(tmp(tc_t(x)), 1),
+    EXPECT_VIEW(x, tc_unsqueeze(K(tc_t(x)), 1),
                 S(4, 1, 3), S(1, 12, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().unsqueeze(2) */
-    EXPECT_VIEW(x, tc_unsqueeze(tmp(tc_t(x)), 2),
+    EXPECT_VIEW(x, tc_unsqueeze(K(tc_t(x)), 2),
                 S(4, 3, 1), S(1, 4, 1), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x[:, 1:3].unsqueeze(1) */
-    EXPECT_VIEW(x, tc_unsqueeze(tmp(tc_slice(x, 1, 1, 3, 1)), 1),
+    EXPECT_VIEW(x, tc_unsqueeze(K(tc_slice(x, 1, 1, 3, 1)), 1),
                 S(3, 1, 2), S(4, 2, 1), 1, V(1, 2, 5, 6, 9, 10));
     /* x[0].expand(3, 4).unsqueeze(0) */
-    EXPECT_VIEW(x, tc_unsqueeze(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4))), 0),
+    EXPECT_VIEW(x, tc_unsqueeze(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4))), 0),
                 S(1, 3, 4), S(0, 0, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* x[0].expand(3, 4).unsqueeze(1) */
-    EXPECT_VIEW(x, tc_unsqueeze(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4))), 1),
+    EXPECT_VIEW(x, tc_unsqueeze(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4))), 1),
                 S(3, 1, 4), S(0, 4, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* s.unsqueeze(0) */
     EXPECT_VIEW(s, tc_unsqueeze(s, 0),
@@ -1021,7 +998,7 @@ START_TEST(test_flatten)
     EXPECT_VIEW(x, tc_flatten(x, 0, -1),
                 S(12), S(1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x.t().flatten() */
-    EXPECT_COPY(x, tc_flatten(tmp(tc_t(x)), 0, -1),
+    EXPECT_COPY(x, tc_flatten(K(tc_t(x)), 0, -1),
                 S(12), S(1), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* y.flatten(1) */
     EXPECT_VIEW(y, tc_flatten(y, 1, -1),
@@ -1036,21 +1013,21 @@ START_TEST(test_flatten)
                 S(6, 4), S(4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
                   17, 18, 19, 20, 21, 22, 23));
     /* y.transpose(0, 1).flatten(1) */
-    EXPECT_COPY(y, tc_flatten(tmp(tc_transpose(y, 0, 1)), 1, -1),
+    EXPECT_COPY(y, tc_flatten(K(tc_transpose(y, 0, 1)), 1, -1),
                 S(3, 8), S(8, 1), 0, V(0, 1, 2, 3, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19,
                   8, 9, 10, 11, 20, 21, 22, 23));
     /* y.transpose(0, 1).flatten(0, 1) */
-    EXPECT_COPY(y, tc_flatten(tmp(tc_transpose(y, 0, 1)), 0, 1),
+    EXPECT_COPY(y, tc_flatten(K(tc_transpose(y, 0, 1)), 0, 1),
                 S(6, 4), S(4, 1), 0, V(0, 1, 2, 3, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19,
                   8, 9, 10, 11, 20, 21, 22, 23));
     /* y[:, :, :2].flatten(0, 1) */
-    EXPECT_VIEW(y, tc_flatten(tmp(tc_slice(y, 2, 0, 2, 1)), 0, 1),
+    EXPECT_VIEW(y, tc_flatten(K(tc_slice(y, 2, 0, 2, 1)), 0, 1),
                 S(6, 2), S(4, 1), 0, V(0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21));
     /* y[:, :, :2].flatten() */
-    EXPECT_COPY(y, tc_flatten(tmp(tc_slice(y, 2, 0, 2, 1)), 0, -1),
+    EXPECT_COPY(y, tc_flatten(K(tc_slice(y, 2, 0, 2, 1)), 0, -1),
                 S(12), S(1), 0, V(0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21));
     /* x[1:].flatten() */
-    EXPECT_VIEW(x, tc_flatten(tmp(tc_slice(x, 0, 1, TC_END, 1)), 0, -1),
+    EXPECT_VIEW(x, tc_flatten(K(tc_slice(x, 0, 1, TC_END, 1)), 0, -1),
                 S(8), S(1), 4, V(4, 5, 6, 7, 8, 9, 10, 11));
     /* s.flatten() */
     EXPECT_VIEW(s, tc_flatten(s, 0, -1),
@@ -1062,7 +1039,7 @@ START_TEST(test_flatten)
     EXPECT_VIEW(e, tc_flatten(e, 0, -1),
                 S(0), S(1), 0, V0);
     /* x[0].expand(3, 4).flatten() */
-    EXPECT_COPY(x, tc_flatten(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4))), 0, -1),
+    EXPECT_COPY(x, tc_flatten(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4))), 0, -1),
                 S(12), S(1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* x.flatten(1, 0) */
     ASSERT_FAILS(tc_flatten(x, 1, 0),
@@ -1114,10 +1091,10 @@ START_TEST(test_diagonal)
     EXPECT_VIEW(x, tc_diagonal(x, 0, -1, -2),
                 S(3), S(5), 0, V(0, 5, 10));
     /* x.t().diagonal() */
-    EXPECT_VIEW(x, tc_diagonal(tmp(tc_t(x)), 0, 0, 1),
+    EXPECT_VIEW(x, tc_diagonal(K(tc_t(x)), 0, 0, 1),
                 S(3), S(5), 0, V(0, 5, 10));
     /* x[1:].diagonal(1) */
-    EXPECT_VIEW(x, tc_diagonal(tmp(tc_slice(x, 0, 1, TC_END, 1)), 1, 0, 1),
+    EXPECT_VIEW(x, tc_diagonal(K(tc_slice(x, 0, 1, TC_END, 1)), 1, 0, 1),
                 S(2), S(5), 5, V(5, 10));
     /* y.diagonal() */
     EXPECT_VIEW(y, tc_diagonal(y, 0, 0, 1),
@@ -1195,11 +1172,11 @@ START_TEST(test_unfold)
     EXPECT_VIEW(v, tc_unfold(v, 0, 0, 4),
                 S(2, 0), S(4, 1), 0, V0);
     /* x.t().unfold(0, 3, 1) */
-    EXPECT_VIEW(x, tc_unfold(tmp(tc_t(x)), 0, 3, 1),
+    EXPECT_VIEW(x, tc_unfold(K(tc_t(x)), 0, 3, 1),
                 S(2, 3, 3), S(1, 4, 1), 0, V(0, 1, 2, 4, 5, 6, 8, 9, 10, 1, 2, 3, 5, 6, 7, 9,
                   10, 11));
     /* x[:, 1:].unfold(1, 2, 1) */
-    EXPECT_VIEW(x, tc_unfold(tmp(tc_slice(x, 1, 1, TC_END, 1)), 1, 2, 1),
+    EXPECT_VIEW(x, tc_unfold(K(tc_slice(x, 1, 1, TC_END, 1)), 1, 2, 1),
                 S(3, 2, 2), S(4, 1, 1), 1, V(1, 2, 2, 3, 5, 6, 6, 7, 9, 10, 10, 11));
     /* s.unfold(0, 1, 1) */
     EXPECT_VIEW(s, tc_unfold(s, 0, 1, 1),
@@ -1275,7 +1252,7 @@ START_TEST(test_as_strided)
     EXPECT_VIEW(v, tc_as_strided(v, S(2, 0), S(1, 1), 1000),
                 S(2, 0), S(1, 1), 1000, V0);
     /* x[1].as_strided((2,), (4,), 0) */
-    EXPECT_VIEW(x, tc_as_strided(tmp(tc_select(x, 0, 1)), S(2), S(4), 0),
+    EXPECT_VIEW(x, tc_as_strided(K(tc_select(x, 0, 1)), S(2), S(4), 0),
                 S(2), S(4), 0, V(0, 4));
     /* x.as_strided((4, 4), (4, 1), 0) */
     ASSERT_FAILS(tc_as_strided(x, S(4, 4), S(4, 1), 0),
@@ -1327,177 +1304,177 @@ END_TEST
 START_TEST(test_view_strided_inputs)
 {
     /* x.t().view(4, 3) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_t(x)), S(4, 3)),
+    EXPECT_VIEW(x, tc_view(K(tc_t(x)), S(4, 3)),
                 S(4, 3), S(1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().view(4, 1, 3) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_t(x)), S(4, 1, 3)),
+    EXPECT_VIEW(x, tc_view(K(tc_t(x)), S(4, 1, 3)),
                 S(4, 1, 3), S(1, 12, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().view(2, 2, 3) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_t(x)), S(2, 2, 3)),
+    EXPECT_VIEW(x, tc_view(K(tc_t(x)), S(2, 2, 3)),
                 S(2, 2, 3), S(2, 1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().view(1, 4, 3, 1) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_t(x)), S(1, 4, 3, 1)),
+    EXPECT_VIEW(x, tc_view(K(tc_t(x)), S(1, 4, 3, 1)),
                 S(1, 4, 3, 1), S(4, 1, 4, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().view(12) */
-    ASSERT_FAILS(tc_view(tmp(tc_t(x)), S(12)),
+    ASSERT_FAILS(tc_view(K(tc_t(x)), S(12)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* x.t().view(3, 4) */
-    ASSERT_FAILS(tc_view(tmp(tc_t(x)), S(3, 4)),
+    ASSERT_FAILS(tc_view(K(tc_t(x)), S(3, 4)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* x.t().view(4, 3, 1).view(2, 2, 3) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_view(tmp(tc_t(x)), S(4, 3, 1))), S(2, 2, 3)),
+    EXPECT_VIEW(x, tc_view(K(tc_view(K(tc_t(x)), S(4, 3, 1))), S(2, 2, 3)),
                 S(2, 2, 3), S(2, 1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x[:, 1:3].view(3, 2) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 1, 1, 3, 1)), S(3, 2)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 1, 1, 3, 1)), S(3, 2)),
                 S(3, 2), S(4, 1), 1, V(1, 2, 5, 6, 9, 10));
     /* x[:, 1:3].view(3, 1, 2) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 1, 1, 3, 1)), S(3, 1, 2)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 1, 1, 3, 1)), S(3, 1, 2)),
                 S(3, 1, 2), S(4, 2, 1), 1, V(1, 2, 5, 6, 9, 10));
     /* x[:, 1:3].view(3, 2, 1) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 1, 1, 3, 1)), S(3, 2, 1)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 1, 1, 3, 1)), S(3, 2, 1)),
                 S(3, 2, 1), S(4, 1, 1), 1, V(1, 2, 5, 6, 9, 10));
     /* x[:, 1:3].view(-1, 2) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 1, 1, 3, 1)), S(-1, 2)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 1, 1, 3, 1)), S(-1, 2)),
                 S(3, 2), S(4, 1), 1, V(1, 2, 5, 6, 9, 10));
     /* x[:, 1:3].view(6) */
-    ASSERT_FAILS(tc_view(tmp(tc_slice(x, 1, 1, 3, 1)), S(6)),
+    ASSERT_FAILS(tc_view(K(tc_slice(x, 1, 1, 3, 1)), S(6)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* x[:, 1:3].view(2, 3) */
-    ASSERT_FAILS(tc_view(tmp(tc_slice(x, 1, 1, 3, 1)), S(2, 3)),
+    ASSERT_FAILS(tc_view(K(tc_slice(x, 1, 1, 3, 1)), S(2, 3)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* x[:, ::2].view(3, 2) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 1, 0, TC_END, 2)), S(3, 2)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 1, 0, TC_END, 2)), S(3, 2)),
                 S(3, 2), S(4, 2), 0, V(0, 2, 4, 6, 8, 10));
     /* x[::2].view(8) */
-    ASSERT_FAILS(tc_view(tmp(tc_slice(x, 0, 0, TC_END, 2)), S(8)),
+    ASSERT_FAILS(tc_view(K(tc_slice(x, 0, 0, TC_END, 2)), S(8)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* x[::2].view(2, 2, 2) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 0, 0, TC_END, 2)), S(2, 2, 2)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 0, 0, TC_END, 2)), S(2, 2, 2)),
                 S(2, 2, 2), S(8, 2, 1), 0, V(0, 1, 2, 3, 8, 9, 10, 11));
     /* x[::2].view(4, 2) */
-    ASSERT_FAILS(tc_view(tmp(tc_slice(x, 0, 0, TC_END, 2)), S(4, 2)),
+    ASSERT_FAILS(tc_view(K(tc_slice(x, 0, 0, TC_END, 2)), S(4, 2)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* y[:, :2].view(2, 8) */
-    EXPECT_VIEW(y, tc_view(tmp(tc_slice(y, 1, 0, 2, 1)), S(2, 8)),
+    EXPECT_VIEW(y, tc_view(K(tc_slice(y, 1, 0, 2, 1)), S(2, 8)),
                 S(2, 8), S(12, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18,
                   19));
     /* y[:, :2].view(2, 2, 2, 2) */
-    EXPECT_VIEW(y, tc_view(tmp(tc_slice(y, 1, 0, 2, 1)), S(2, 2, 2, 2)),
+    EXPECT_VIEW(y, tc_view(K(tc_slice(y, 1, 0, 2, 1)), S(2, 2, 2, 2)),
                 S(2, 2, 2, 2), S(12, 4, 2, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16,
                   17, 18, 19));
     /* y[:, :2].view(4, 4) */
-    ASSERT_FAILS(tc_view(tmp(tc_slice(y, 1, 0, 2, 1)), S(4, 4)),
+    ASSERT_FAILS(tc_view(K(tc_slice(y, 1, 0, 2, 1)), S(4, 4)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* y[:, :2].view(16) */
-    ASSERT_FAILS(tc_view(tmp(tc_slice(y, 1, 0, 2, 1)), S(16)),
+    ASSERT_FAILS(tc_view(K(tc_slice(y, 1, 0, 2, 1)), S(16)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* y[:, :, 1:3].view(6, 2) */
-    EXPECT_VIEW(y, tc_view(tmp(tc_slice(y, 2, 1, 3, 1)), S(6, 2)),
+    EXPECT_VIEW(y, tc_view(K(tc_slice(y, 2, 1, 3, 1)), S(6, 2)),
                 S(6, 2), S(4, 1), 1, V(1, 2, 5, 6, 9, 10, 13, 14, 17, 18, 21, 22));
     /* y[:, :, 1:3].view(2, 6) */
-    ASSERT_FAILS(tc_view(tmp(tc_slice(y, 2, 1, 3, 1)), S(2, 6)),
+    ASSERT_FAILS(tc_view(K(tc_slice(y, 2, 1, 3, 1)), S(2, 6)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* y.permute(1, 0, 2).view(3, 2, 2, 2) */
-    EXPECT_VIEW(y, tc_view(tmp(tc_permute(y, TC_DIMS(1, 0, 2))), S(3, 2, 2, 2)),
+    EXPECT_VIEW(y, tc_view(K(tc_permute(y, TC_DIMS(1, 0, 2))), S(3, 2, 2, 2)),
                 S(3, 2, 2, 2), S(4, 12, 2, 1), 0, V(0, 1, 2, 3, 12, 13, 14, 15, 4, 5, 6, 7, 16,
                   17, 18, 19, 8, 9, 10, 11, 20, 21, 22, 23));
     /* y.permute(1, 0, 2).view(6, 4) */
-    ASSERT_FAILS(tc_view(tmp(tc_permute(y, TC_DIMS(1, 0, 2))), S(6, 4)),
+    ASSERT_FAILS(tc_view(K(tc_permute(y, TC_DIMS(1, 0, 2))), S(6, 4)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* y.permute(2, 0, 1).view(4, 6) */
-    EXPECT_VIEW(y, tc_view(tmp(tc_permute(y, TC_DIMS(2, 0, 1))), S(4, 6)),
+    EXPECT_VIEW(y, tc_view(K(tc_permute(y, TC_DIMS(2, 0, 1))), S(4, 6)),
                 S(4, 6), S(1, 4), 0, V(0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6, 10, 14,
                   18, 22, 3, 7, 11, 15, 19, 23));
     /* y.permute(2, 0, 1).view(2, 2, 6) */
-    EXPECT_VIEW(y, tc_view(tmp(tc_permute(y, TC_DIMS(2, 0, 1))), S(2, 2, 6)),
+    EXPECT_VIEW(y, tc_view(K(tc_permute(y, TC_DIMS(2, 0, 1))), S(2, 2, 6)),
                 S(2, 2, 6), S(2, 1, 4), 0, V(0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6, 10,
                   14, 18, 22, 3, 7, 11, 15, 19, 23));
     /* z.transpose(0, 1).view(4, 3) */
-    EXPECT_VIEW(z, tc_view(tmp(tc_transpose(z, 0, 1)), S(4, 3)),
+    EXPECT_VIEW(z, tc_view(K(tc_transpose(z, 0, 1)), S(4, 3)),
                 S(4, 3), S(3, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* z.transpose(0, 1).view(12) */
-    EXPECT_VIEW(z, tc_view(tmp(tc_transpose(z, 0, 1)), S(12)),
+    EXPECT_VIEW(z, tc_view(K(tc_transpose(z, 0, 1)), S(12)),
                 S(12), S(1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* z.transpose(0, 1).view(2, 2, 3) */
-    EXPECT_VIEW(z, tc_view(tmp(tc_transpose(z, 0, 1)), S(2, 2, 3)),
+    EXPECT_VIEW(z, tc_view(K(tc_transpose(z, 0, 1)), S(2, 2, 3)),
                 S(2, 2, 3), S(6, 3, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* c.as_strided((3, 1), (1, 7), 0).view(3, 1) */
-    EXPECT_VIEW(c, tc_view(tmp(tc_as_strided(c, S(3, 1), S(1, 7), 0)), S(3, 1)),
+    EXPECT_VIEW(c, tc_view(K(tc_as_strided(c, S(3, 1), S(1, 7), 0)), S(3, 1)),
                 S(3, 1), S(1, 7), 0, V(0, 1, 2));
     /* c.as_strided((3, 1), (1, 7), 0).view(3) */
-    EXPECT_VIEW(c, tc_view(tmp(tc_as_strided(c, S(3, 1), S(1, 7), 0)), S(3)),
+    EXPECT_VIEW(c, tc_view(K(tc_as_strided(c, S(3, 1), S(1, 7), 0)), S(3)),
                 S(3), S(1), 0, V(0, 1, 2));
     /* c.as_strided((3, 1), (1, 7), 0).view(1, 3, 1) */
-    EXPECT_VIEW(c, tc_view(tmp(tc_as_strided(c, S(3, 1), S(1, 7), 0)), S(1, 3, 1)),
+    EXPECT_VIEW(c, tc_view(K(tc_as_strided(c, S(3, 1), S(1, 7), 0)), S(1, 3, 1)),
                 S(1, 3, 1), S(3, 1, 7), 0, V(0, 1, 2));
     /* c.as_strided((1, 3), (5, 1), 0).view(3, 1) */
-    EXPECT_VIEW(c, tc_view(tmp(tc_as_strided(c, S(1, 3), S(5, 1), 0)), S(3, 1)),
+    EXPECT_VIEW(c, tc_view(K(tc_as_strided(c, S(1, 3), S(5, 1), 0)), S(3, 1)),
                 S(3, 1), S(1, 1), 0, V(0, 1, 2));
     /* c.as_strided((1, 3), (5, 1), 0).view(1, 3) */
-    EXPECT_VIEW(c, tc_view(tmp(tc_as_strided(c, S(1, 3), S(5, 1), 0)), S(1, 3)),
+    EXPECT_VIEW(c, tc_view(K(tc_as_strided(c, S(1, 3), S(5, 1), 0)), S(1, 3)),
                 S(1, 3), S(3, 1), 0, V(0, 1, 2));
     /* x[0].expand(3, 4).view(12) */
-    ASSERT_FAILS(tc_view(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4))), S(12)),
+    ASSERT_FAILS(tc_view(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4))), S(12)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* x[0].expand(3, 4).view(3, 2, 2) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4))), S(3, 2, 2)),
+    EXPECT_VIEW(x, tc_view(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4))), S(3, 2, 2)),
                 S(3, 2, 2), S(0, 2, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* x[0].expand(3, 4).view(3, 4, 1) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4))), S(3, 4, 1)),
+    EXPECT_VIEW(x, tc_view(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4))), S(3, 4, 1)),
                 S(3, 4, 1), S(0, 1, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* x[:, :1].expand(3, 4).view(3, 2, 2) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_expand(tmp(tc_slice(x, 1, 0, 1, 1)), S(3, 4))), S(3, 2, 2)),
+    EXPECT_VIEW(x, tc_view(K(tc_expand(K(tc_slice(x, 1, 0, 1, 1)), S(3, 4))), S(3, 2, 2)),
                 S(3, 2, 2), S(4, 0, 0), 0, V(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8));
     /* x[:, :1].expand(3, 4).view(12) */
-    ASSERT_FAILS(tc_view(tmp(tc_expand(tmp(tc_slice(x, 1, 0, 1, 1)), S(3, 4))), S(12)),
+    ASSERT_FAILS(tc_view(K(tc_expand(K(tc_slice(x, 1, 0, 1, 1)), S(3, 4))), S(12)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* s.expand(2, 3).view(6) */
-    EXPECT_VIEW(s, tc_view(tmp(tc_expand(s, S(2, 3))), S(6)),
+    EXPECT_VIEW(s, tc_view(K(tc_expand(s, S(2, 3))), S(6)),
                 S(6), S(0), 0, V(5, 5, 5, 5, 5, 5));
     /* s.expand(2, 3).view(3, 2) */
-    EXPECT_VIEW(s, tc_view(tmp(tc_expand(s, S(2, 3))), S(3, 2)),
+    EXPECT_VIEW(s, tc_view(K(tc_expand(s, S(2, 3))), S(3, 2)),
                 S(3, 2), S(0, 0), 0, V(5, 5, 5, 5, 5, 5));
     /* x[3:].view(0, 4) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 0, 3, TC_END, 1)), S(0, 4)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 0, 3, TC_END, 1)), S(0, 4)),
                 S(0, 4), S(4, 1), 12, V0);
     /* x[3:].view(4, 0) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 0, 3, TC_END, 1)), S(4, 0)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 0, 3, TC_END, 1)), S(4, 0)),
                 S(4, 0), S(1, 1), 12, V0);
     /* x[3:].view(-1) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(x, 0, 3, TC_END, 1)), S(-1)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(x, 0, 3, TC_END, 1)), S(-1)),
                 S(0), S(1), 12, V0);
     /* x.t()[:, 3:].view(0) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(tmp(tc_t(x)), 1, 3, TC_END, 1)), S(0)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(K(tc_t(x)), 1, 3, TC_END, 1)), S(0)),
                 S(0), S(1), 12, V0);
     /* e.transpose(0, 2).view(3, 0, 2) */
-    EXPECT_VIEW(e, tc_view(tmp(tc_transpose(e, 0, 2)), S(3, 0, 2)),
+    EXPECT_VIEW(e, tc_view(K(tc_transpose(e, 0, 2)), S(3, 0, 2)),
                 S(3, 0, 2), S(1, 3, 3), 0, V0);
     /* e.transpose(0, 2).view(6, 0) */
-    EXPECT_VIEW(e, tc_view(tmp(tc_transpose(e, 0, 2)), S(6, 0)),
+    EXPECT_VIEW(e, tc_view(K(tc_transpose(e, 0, 2)), S(6, 0)),
                 S(6, 0), S(1, 1), 0, V0);
     /* e.view(0, 5, 7) */
     EXPECT_VIEW(e, tc_view(e, S(0, 5, 7)),
@@ -1512,27 +1489,27 @@ START_TEST(test_view_strided_inputs)
     EXPECT_VIEW(s, tc_view(s, S(-1)),
                 S(1), S(1), 0, V(5));
     /* x[1, 2].view(1) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_select(tmp(tc_select(x, 0, 1)), 0, 2)), S(1)),
+    EXPECT_VIEW(x, tc_view(K(tc_select(K(tc_select(x, 0, 1)), 0, 2)), S(1)),
                 S(1), S(1), 6, V(6));
     /* x[1, 2].view(1, 1, 1) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_select(tmp(tc_select(x, 0, 1)), 0, 2)), S(1, 1, 1)),
+    EXPECT_VIEW(x, tc_view(K(tc_select(K(tc_select(x, 0, 1)), 0, 2)), S(1, 1, 1)),
                 S(1, 1, 1), S(1, 1, 1), 6, V(6));
     /* x[1:2, 2:3].view(()) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(tmp(tc_slice(x, 0, 1, 2, 1)), 1, 2, 3, 1)), TC_SCALAR_SHAPE),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(K(tc_slice(x, 0, 1, 2, 1)), 1, 2, 3, 1)), TC_SCALAR_SHAPE),
                 S0, S0, 6, V(6));
     /* x.diagonal().view(3, 1) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_diagonal(x, 0, 0, 1)), S(3, 1)),
+    EXPECT_VIEW(x, tc_view(K(tc_diagonal(x, 0, 0, 1)), S(3, 1)),
                 S(3, 1), S(5, 5), 0, V(0, 5, 10));
     /* x.unfold(1, 2, 1).view(3, 6) */
-    ASSERT_FAILS(tc_view(tmp(tc_unfold(x, 1, 2, 1)), S(3, 6)),
+    ASSERT_FAILS(tc_view(K(tc_unfold(x, 1, 2, 1)), S(3, 6)),
                  "view size is not compatible with input tensor's size and stride (at least "
                  "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                  "instead.");
     /* x.unfold(1, 2, 2).view(3, 4) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_unfold(x, 1, 2, 2)), S(3, 4)),
+    EXPECT_VIEW(x, tc_view(K(tc_unfold(x, 1, 2, 2)), S(3, 4)),
                 S(3, 4), S(4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x.unfold(1, 2, 2).view(12) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_unfold(x, 1, 2, 2)), S(12)),
+    EXPECT_VIEW(x, tc_view(K(tc_unfold(x, 1, 2, 2)), S(12)),
                 S(12), S(1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
 }
 END_TEST
@@ -1542,35 +1519,35 @@ END_TEST
 START_TEST(test_reshape)
 {
     /* x.t().reshape(12) */
-    EXPECT_COPY(x, tc_reshape(tmp(tc_t(x)), S(12)),
+    EXPECT_COPY(x, tc_reshape(K(tc_t(x)), S(12)),
                 S(12), S(1), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().reshape(4, 3) */
-    EXPECT_VIEW(x, tc_reshape(tmp(tc_t(x)), S(4, 3)),
+    EXPECT_VIEW(x, tc_reshape(K(tc_t(x)), S(4, 3)),
                 S(4, 3), S(1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().reshape(2, 6) */
-    EXPECT_COPY(x, tc_reshape(tmp(tc_t(x)), S(2, 6)),
+    EXPECT_COPY(x, tc_reshape(K(tc_t(x)), S(2, 6)),
                 S(2, 6), S(6, 1), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().reshape(2, 2, -1) */
-    EXPECT_VIEW(x, tc_reshape(tmp(tc_t(x)), S(2, 2, -1)),
+    EXPECT_VIEW(x, tc_reshape(K(tc_t(x)), S(2, 2, -1)),
                 S(2, 2, 3), S(2, 1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x[:, 1:3].reshape(6) */
-    EXPECT_COPY(x, tc_reshape(tmp(tc_slice(x, 1, 1, 3, 1)), S(6)),
+    EXPECT_COPY(x, tc_reshape(K(tc_slice(x, 1, 1, 3, 1)), S(6)),
                 S(6), S(1), 0, V(1, 2, 5, 6, 9, 10));
     /* x[:, 1:3].reshape(3, 2) */
-    EXPECT_VIEW(x, tc_reshape(tmp(tc_slice(x, 1, 1, 3, 1)), S(3, 2)),
+    EXPECT_VIEW(x, tc_reshape(K(tc_slice(x, 1, 1, 3, 1)), S(3, 2)),
                 S(3, 2), S(4, 1), 1, V(1, 2, 5, 6, 9, 10));
     /* y[:, :2].reshape(2, 8) */
-    EXPECT_VIEW(y, tc_reshape(tmp(tc_slice(y, 1, 0, 2, 1)), S(2, 8)),
+    EXPECT_VIEW(y, tc_reshape(K(tc_slice(y, 1, 0, 2, 1)), S(2, 8)),
                 S(2, 8), S(12, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18,
                   19));
     /* y[:, :2].reshape(4, 4) */
-    EXPECT_COPY(y, tc_reshape(tmp(tc_slice(y, 1, 0, 2, 1)), S(4, 4)),
+    EXPECT_COPY(y, tc_reshape(K(tc_slice(y, 1, 0, 2, 1)), S(4, 4)),
                 S(4, 4), S(4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19));
     /* x[0].expand(3, 4).reshape(12) */
-    EXPECT_COPY(x, tc_reshape(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4))), S(12)),
+    EXPECT_COPY(x, tc_reshape(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4))), S(12)),
                 S(12), S(1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* x[0].expand(3, 4).reshape(6, 2) */
-    EXPECT_COPY(x, tc_reshape(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4))), S(6, 2)),
+    EXPECT_COPY(x, tc_reshape(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4))), S(6, 2)),
                 S(6, 2), S(2, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* x.reshape(2, -1) */
     EXPECT_VIEW(x, tc_reshape(x, S(2, -1)),
@@ -1585,16 +1562,16 @@ START_TEST(test_reshape)
     EXPECT_VIEW(s, tc_reshape(s, S(1, 1, 1)),
                 S(1, 1, 1), S(1, 1, 1), 0, V(5));
     /* x.unfold(1, 2, 1).reshape(-1) */
-    EXPECT_COPY(x, tc_reshape(tmp(tc_unfold(x, 1, 2, 1)), S(-1)),
+    EXPECT_COPY(x, tc_reshape(K(tc_unfold(x, 1, 2, 1)), S(-1)),
                 S(18), S(1), 0, V(0, 1, 1, 2, 2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 9, 10, 10, 11));
     /* e.transpose(0, 2).reshape(-1, 3) */
-    EXPECT_VIEW(e, tc_reshape(tmp(tc_transpose(e, 0, 2)), S(-1, 3)),
+    EXPECT_VIEW(e, tc_reshape(K(tc_transpose(e, 0, 2)), S(-1, 3)),
                 S(0, 3), S(3, 1), 0, V0);
     /* x.t().reshape(5, -1) */
-    ASSERT_FAILS(tc_reshape(tmp(tc_t(x)), S(5, -1)),
+    ASSERT_FAILS(tc_reshape(K(tc_t(x)), S(5, -1)),
                  "shape '[5, -1]' is invalid for input of size 12");
     /* x.t().reshape(-1, -1) */
-    ASSERT_FAILS(tc_reshape(tmp(tc_t(x)), S(-1, -1)),
+    ASSERT_FAILS(tc_reshape(K(tc_t(x)), S(-1, -1)),
                  "only one dimension can be inferred");
     /* e.reshape(-1, 0) */
     ASSERT_FAILS(tc_reshape(e, S(-1, 0)),
@@ -1611,61 +1588,61 @@ START_TEST(test_contiguous_and_clone)
     EXPECT_VIEW(x, tc_contiguous(x),
                 S(3, 4), S(4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x.t().contiguous() */
-    EXPECT_COPY(x, tc_contiguous(tmp(tc_t(x))),
+    EXPECT_COPY(x, tc_contiguous(K(tc_t(x))),
                 S(4, 3), S(3, 1), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x[:, 1:3].contiguous() */
-    EXPECT_COPY(x, tc_contiguous(tmp(tc_slice(x, 1, 1, 3, 1))),
+    EXPECT_COPY(x, tc_contiguous(K(tc_slice(x, 1, 1, 3, 1))),
                 S(3, 2), S(2, 1), 0, V(1, 2, 5, 6, 9, 10));
     /* x[1:].contiguous() */
-    EXPECT_VIEW(x, tc_contiguous(tmp(tc_slice(x, 0, 1, TC_END, 1))),
+    EXPECT_VIEW(x, tc_contiguous(K(tc_slice(x, 0, 1, TC_END, 1))),
                 S(2, 4), S(4, 1), 4, V(4, 5, 6, 7, 8, 9, 10, 11));
     /* x[:, :1].contiguous() */
-    EXPECT_COPY(x, tc_contiguous(tmp(tc_slice(x, 1, 0, 1, 1))),
+    EXPECT_COPY(x, tc_contiguous(K(tc_slice(x, 1, 0, 1, 1))),
                 S(3, 1), S(1, 1), 0, V(0, 4, 8));
     /* x[0].expand(3, 4).contiguous() */
-    EXPECT_COPY(x, tc_contiguous(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4)))),
+    EXPECT_COPY(x, tc_contiguous(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4)))),
                 S(3, 4), S(4, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* c.as_strided((3, 1), (1, 7), 0).contiguous() */
-    EXPECT_VIEW(c, tc_contiguous(tmp(tc_as_strided(c, S(3, 1), S(1, 7), 0))),
+    EXPECT_VIEW(c, tc_contiguous(K(tc_as_strided(c, S(3, 1), S(1, 7), 0))),
                 S(3, 1), S(1, 7), 0, V(0, 1, 2));
     /* x.t()[:, 4:].contiguous() */
-    EXPECT_VIEW(x, tc_contiguous(tmp(tc_slice(tmp(tc_t(x)), 1, 4, TC_END, 1))),
+    EXPECT_VIEW(x, tc_contiguous(K(tc_slice(K(tc_t(x)), 1, 4, TC_END, 1))),
                 S(4, 0), S(1, 4), 12, V0);
     /* x.clone() */
     EXPECT_COPY(x, tc_clone(x),
                 S(3, 4), S(4, 1), 0, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x.t().clone() */
-    EXPECT_COPY(x, tc_clone(tmp(tc_t(x))),
+    EXPECT_COPY(x, tc_clone(K(tc_t(x))),
                 S(4, 3), S(1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11));
     /* x.t().expand(2, 4, 3).clone() */
-    EXPECT_COPY(x, tc_clone(tmp(tc_expand(tmp(tc_t(x)), S(2, 4, 3)))),
+    EXPECT_COPY(x, tc_clone(K(tc_expand(K(tc_t(x)), S(2, 4, 3)))),
                 S(2, 4, 3), S(12, 1, 4), 0, V(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 0, 4, 8, 1,
                   5, 9, 2, 6, 10, 3, 7, 11));
     /* x[:, ::2].clone() */
-    EXPECT_COPY(x, tc_clone(tmp(tc_slice(x, 1, 0, TC_END, 2))),
+    EXPECT_COPY(x, tc_clone(K(tc_slice(x, 1, 0, TC_END, 2))),
                 S(3, 2), S(2, 1), 0, V(0, 2, 4, 6, 8, 10));
     /* x[0].expand(3, 4).clone() */
-    EXPECT_COPY(x, tc_clone(tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4)))),
+    EXPECT_COPY(x, tc_clone(K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4)))),
                 S(3, 4), S(4, 1), 0, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* y.permute(2, 0, 1).clone() */
-    EXPECT_COPY(y, tc_clone(tmp(tc_permute(y, TC_DIMS(2, 0, 1)))),
+    EXPECT_COPY(y, tc_clone(K(tc_permute(y, TC_DIMS(2, 0, 1)))),
                 S(4, 2, 3), S(1, 12, 4), 0, V(0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6,
                   10, 14, 18, 22, 3, 7, 11, 15, 19, 23));
     /* y.permute(2, 0, 1)[:, :, 1:].clone() */
-    EXPECT_COPY(y, tc_clone(tmp(tc_slice(tmp(tc_permute(y, TC_DIMS(2, 0, 1))), 2, 1, TC_END, 1))),
+    EXPECT_COPY(y, tc_clone(K(tc_slice(K(tc_permute(y, TC_DIMS(2, 0, 1))), 2, 1, TC_END, 1))),
                 S(4, 2, 2), S(1, 8, 4), 0, V(4, 8, 16, 20, 5, 9, 17, 21, 6, 10, 18, 22, 7, 11,
                   19, 23));
     /* x[1:].clone() */
-    EXPECT_COPY(x, tc_clone(tmp(tc_slice(x, 0, 1, TC_END, 1))),
+    EXPECT_COPY(x, tc_clone(K(tc_slice(x, 0, 1, TC_END, 1))),
                 S(2, 4), S(4, 1), 0, V(4, 5, 6, 7, 8, 9, 10, 11));
     /* s.clone() */
     EXPECT_COPY(s, tc_clone(s),
                 S0, S0, 0, V(5));
     /* x.diagonal().clone() */
-    EXPECT_COPY(x, tc_clone(tmp(tc_diagonal(x, 0, 0, 1))),
+    EXPECT_COPY(x, tc_clone(K(tc_diagonal(x, 0, 0, 1))),
                 S(3), S(1), 0, V(0, 5, 10));
     /* e.transpose(0, 2).clone() */
-    EXPECT_COPY(e, tc_clone(tmp(tc_transpose(e, 0, 2))),
+    EXPECT_COPY(e, tc_clone(K(tc_transpose(e, 0, 2))),
                 S(3, 0, 2), S(1, 3, 3), 0, V0);
 }
 END_TEST
@@ -1675,63 +1652,63 @@ END_TEST
 START_TEST(test_chains)
 {
     /* x.t()[1:3].select(1, 2) */
-    EXPECT_VIEW(x, tc_select(tmp(tc_slice(tmp(tc_t(x)), 0, 1, 3, 1)), 1, 2),
+    EXPECT_VIEW(x, tc_select(K(tc_slice(K(tc_t(x)), 0, 1, 3, 1)), 1, 2),
                 S(2), S(1), 9, V(9, 10));
     /* x.t()[1:3].view(2, 1, 3) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(tmp(tc_t(x)), 0, 1, 3, 1)), S(2, 1, 3)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(K(tc_t(x)), 0, 1, 3, 1)), S(2, 1, 3)),
                 S(2, 1, 3), S(1, 12, 4), 1, V(1, 5, 9, 2, 6, 10));
     /* x.t()[:, 1:].view(4, 2) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_slice(tmp(tc_t(x)), 1, 1, TC_END, 1)), S(4, 2)),
+    EXPECT_VIEW(x, tc_view(K(tc_slice(K(tc_t(x)), 1, 1, TC_END, 1)), S(4, 2)),
                 S(4, 2), S(1, 4), 4, V(4, 8, 5, 9, 6, 10, 7, 11));
     /* y.transpose(0, 2)[1:3].view(2, 3, 2, 1) */
-    EXPECT_VIEW(y, tc_view(tmp(tc_slice(tmp(tc_transpose(y, 0, 2)), 0, 1, 3, 1)), S(2, 3, 2, 1)),
+    EXPECT_VIEW(y, tc_view(K(tc_slice(K(tc_transpose(y, 0, 2)), 0, 1, 3, 1)), S(2, 3, 2, 1)),
                 S(2, 3, 2, 1), S(1, 4, 12, 12), 1, V(1, 13, 5, 17, 9, 21, 2, 14, 6, 18, 10,
                   22));
     /* y.transpose(0, 2)[1:3].reshape(2, 6) */
-    EXPECT_COPY(y, tc_reshape(tmp(tc_slice(tmp(tc_transpose(y, 0, 2)), 0, 1, 3, 1)), S(2, 6)),
+    EXPECT_COPY(y, tc_reshape(K(tc_slice(K(tc_transpose(y, 0, 2)), 0, 1, 3, 1)), S(2, 6)),
                 S(2, 6), S(6, 1), 0, V(1, 13, 5, 17, 9, 21, 2, 14, 6, 18, 10, 22));
     /* y.transpose(1, 2)[:, 1:3].view(2, 2, 3) */
-    EXPECT_VIEW(y, tc_view(tmp(tc_slice(tmp(tc_transpose(y, 1, 2)), 1, 1, 3, 1)), S(2, 2, 3)),
+    EXPECT_VIEW(y, tc_view(K(tc_slice(K(tc_transpose(y, 1, 2)), 1, 1, 3, 1)), S(2, 2, 3)),
                 S(2, 2, 3), S(12, 1, 4), 1, V(1, 5, 9, 2, 6, 10, 13, 17, 21, 14, 18, 22));
     /* y.transpose(1, 2)[:, ::2].select(2, 1) */
-    EXPECT_VIEW(y, tc_select(tmp(tc_slice(tmp(tc_transpose(y, 1, 2)), 1, 0, TC_END, 2)), 2, 1),
+    EXPECT_VIEW(y, tc_select(K(tc_slice(K(tc_transpose(y, 1, 2)), 1, 0, TC_END, 2)), 2, 1),
                 S(2, 2), S(12, 2), 4, V(4, 6, 16, 18));
     /* y[1].t().unsqueeze(0).expand(2, 4, 3) */
-    EXPECT_VIEW(y, tc_expand(tmp(tc_unsqueeze(tmp(tc_t(tmp(tc_select(y, 0, 1)))), 0)), S(2, 4, 3)),
+    EXPECT_VIEW(y, tc_expand(K(tc_unsqueeze(K(tc_t(K(tc_select(y, 0, 1)))), 0)), S(2, 4, 3)),
                 S(2, 4, 3), S(0, 1, 4), 12, V(12, 16, 20, 13, 17, 21, 14, 18, 22, 15, 19, 23,
                   12, 16, 20, 13, 17, 21, 14, 18, 22, 15, 19, 23));
     /* y[:, 1:, 1:].diagonal(0, 1, 2) */
-    EXPECT_VIEW(y, tc_diagonal(tmp(tc_slice(tmp(tc_slice(y, 1, 1, TC_END, 1)), 2, 1, TC_END, 1)), 0, 1, 2),
+    EXPECT_VIEW(y, tc_diagonal(K(tc_slice(K(tc_slice(y, 1, 1, TC_END, 1)), 2, 1, TC_END, 1)), 0, 1, 2),
                 S(2, 2), S(12, 5), 5, V(5, 10, 17, 22));
     /* y.unfold(2, 2, 2).transpose(2, 3).select(3, 1) */
-    EXPECT_VIEW(y, tc_select(tmp(tc_transpose(tmp(tc_unfold(y, 2, 2, 2)), 2, 3)), 3, 1),
+    EXPECT_VIEW(y, tc_select(K(tc_transpose(K(tc_unfold(y, 2, 2, 2)), 2, 3)), 3, 1),
                 S(2, 3, 2), S(12, 4, 1), 2, V(2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23));
     /* y.diagonal(0, 0, 2).t()[1:].unsqueeze(1) */
-    EXPECT_VIEW(y, tc_unsqueeze(tmp(tc_slice(tmp(tc_t(tmp(tc_diagonal(y, 0, 0, 2)))), 0, 1, TC_END, 1)), 1),
+    EXPECT_VIEW(y, tc_unsqueeze(K(tc_slice(K(tc_t(K(tc_diagonal(y, 0, 0, 2)))), 0, 1, TC_END, 1)), 1),
                 S(1, 1, 3), S(13, 12, 4), 13, V(13, 17, 21));
     /* x[1:, 1:].t().flatten() */
-    EXPECT_COPY(x, tc_flatten(tmp(tc_t(tmp(tc_slice(tmp(tc_slice(x, 0, 1, TC_END, 1)), 1, 1, TC_END, 1)))), 0, -1),
+    EXPECT_COPY(x, tc_flatten(K(tc_t(K(tc_slice(K(tc_slice(x, 0, 1, TC_END, 1)), 1, 1, TC_END, 1)))), 0, -1),
                 S(6), S(1), 0, V(5, 9, 6, 10, 7, 11));
     /* x.unfold(0, 2, 1).unfold(1, 2, 2).select(-1, 0) */
-    EXPECT_VIEW(x, tc_select(tmp(tc_unfold(tmp(tc_unfold(x, 0, 2, 1)), 1, 2, 2)), -1, 0),
+    EXPECT_VIEW(x, tc_select(K(tc_unfold(K(tc_unfold(x, 0, 2, 1)), 1, 2, 2)), -1, 0),
                 S(2, 2, 2), S(4, 2, 4), 0, V(0, 4, 2, 6, 4, 8, 6, 10));
     /* x.narrow(1, 1, 3).diagonal(-1).expand(2, 2) */
-    EXPECT_VIEW(x, tc_expand(tmp(tc_diagonal(tmp(tc_narrow(x, 1, 1, 3)), -1, 0, 1)), S(2, 2)),
+    EXPECT_VIEW(x, tc_expand(K(tc_diagonal(K(tc_narrow(x, 1, 1, 3)), -1, 0, 1)), S(2, 2)),
                 S(2, 2), S(0, 5), 5, V(5, 10, 5, 10));
     /* z.squeeze(1).t().unsqueeze(1).squeeze() */
-    EXPECT_VIEW(z, tc_squeeze(tmp(tc_unsqueeze(tmp(tc_t(tmp(tc_squeeze_dim(z, 1)))), 1))),
+    EXPECT_VIEW(z, tc_squeeze(K(tc_unsqueeze(K(tc_t(K(tc_squeeze_dim(z, 1)))), 1))),
                 S(3, 4), S(1, 3), 0, V(0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11));
     /* y.flatten(0, 1)[::2].t().contiguous() */
-    EXPECT_COPY(y, tc_contiguous(tmp(tc_t(tmp(tc_slice(tmp(tc_flatten(y, 0, 1)), 0, 0, TC_END, 2))))),
+    EXPECT_COPY(y, tc_contiguous(K(tc_t(K(tc_slice(K(tc_flatten(y, 0, 1)), 0, 0, TC_END, 2))))),
                 S(4, 3), S(3, 1), 0, V(0, 8, 16, 1, 9, 17, 2, 10, 18, 3, 11, 19));
     /* q.permute(2, 1, 0).reshape(4, 2) */
-    EXPECT_COPY(q, tc_reshape(tmp(tc_permute(q, TC_DIMS(2, 1, 0))), S(4, 2)),
+    EXPECT_COPY(q, tc_reshape(K(tc_permute(q, TC_DIMS(2, 1, 0))), S(4, 2)),
                 S(4, 2), S(2, 1), 0, V(0, 4, 2, 6, 1, 5, 3, 7));
     /* q.permute(1, 2, 0).reshape(4, 2) */
-    EXPECT_VIEW(q, tc_reshape(tmp(tc_permute(q, TC_DIMS(1, 2, 0))), S(4, 2)),
+    EXPECT_VIEW(q, tc_reshape(K(tc_permute(q, TC_DIMS(1, 2, 0))), S(4, 2)),
                 S(4, 2), S(1, 4), 0, V(0, 4, 1, 5, 2, 6, 3, 7));
     /* q[:, :, :1].expand(2, 2, 3)[1] */
-    EXPECT_VIEW(q, tc_select(tmp(tc_expand(tmp(tc_slice(q, 2, 0, 1, 1)), S(2, 2, 3))), 0, 1),
+    EXPECT_VIEW(q, tc_select(K(tc_expand(K(tc_slice(q, 2, 0, 1, 1)), S(2, 2, 3))), 0, 1),
                 S(2, 3), S(2, 0), 4, V(4, 4, 4, 6, 6, 6));
 }
 END_TEST
@@ -1741,61 +1718,61 @@ END_TEST
 START_TEST(test_size_one_and_zero)
 {
     /* x[:, 1:2].t() */
-    EXPECT_VIEW(x, tc_t(tmp(tc_slice(x, 1, 1, 2, 1))),
+    EXPECT_VIEW(x, tc_t(K(tc_slice(x, 1, 1, 2, 1))),
                 S(1, 3), S(1, 4), 1, V(1, 5, 9));
     /* x[:, 1:2].t().view(3) */
-    EXPECT_VIEW(x, tc_view(tmp(tc_t(tmp(tc_slice(x, 1, 1, 2, 1)))), S(3)),
+    EXPECT_VIEW(x, tc_view(K(tc_t(K(tc_slice(x, 1, 1, 2, 1)))), S(3)),
                 S(3), S(4), 1, V(1, 5, 9));
     /* x[1:2].unsqueeze(0).transpose(0, 2) */
-    EXPECT_VIEW(x, tc_transpose(tmp(tc_unsqueeze(tmp(tc_slice(x, 0, 1, 2, 1)), 0)), 0, 2),
+    EXPECT_VIEW(x, tc_transpose(K(tc_unsqueeze(K(tc_slice(x, 0, 1, 2, 1)), 0)), 0, 2),
                 S(4, 1, 1), S(1, 4, 4), 4, V(4, 5, 6, 7));
     /* x[1:2].unsqueeze(0).transpose(0, 2).squeeze() */
-    EXPECT_VIEW(x, tc_squeeze(tmp(tc_transpose(tmp(tc_unsqueeze(tmp(tc_slice(x, 0, 1, 2, 1)), 0)), 0, 2))),
+    EXPECT_VIEW(x, tc_squeeze(K(tc_transpose(K(tc_unsqueeze(K(tc_slice(x, 0, 1, 2, 1)), 0)), 0, 2))),
                 S(4), S(1), 4, V(4, 5, 6, 7));
     /* x[1:2].expand(4, 4) */
-    EXPECT_VIEW(x, tc_expand(tmp(tc_slice(x, 0, 1, 2, 1)), S(4, 4)),
+    EXPECT_VIEW(x, tc_expand(K(tc_slice(x, 0, 1, 2, 1)), S(4, 4)),
                 S(4, 4), S(0, 1), 4, V(4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7));
     /* x[2:2].t() */
-    EXPECT_VIEW(x, tc_t(tmp(tc_slice(x, 0, 2, 2, 1))),
+    EXPECT_VIEW(x, tc_t(K(tc_slice(x, 0, 2, 2, 1))),
                 S(4, 0), S(1, 4), 8, V0);
     /* x[2:2].t().unsqueeze(1) */
-    EXPECT_VIEW(x, tc_unsqueeze(tmp(tc_t(tmp(tc_slice(x, 0, 2, 2, 1)))), 1),
+    EXPECT_VIEW(x, tc_unsqueeze(K(tc_t(K(tc_slice(x, 0, 2, 2, 1)))), 1),
                 S(4, 1, 0), S(1, 0, 4), 8, V0);
     /* x[:, 4:].unfold(1, 0, 2) */
-    EXPECT_VIEW(x, tc_unfold(tmp(tc_slice(x, 1, 4, TC_END, 1)), 1, 0, 2),
+    EXPECT_VIEW(x, tc_unfold(K(tc_slice(x, 1, 4, TC_END, 1)), 1, 0, 2),
                 S(3, 1, 0), S(4, 2, 1), 4, V0);
     /* x[:, 4:].diagonal() */
-    EXPECT_VIEW(x, tc_diagonal(tmp(tc_slice(x, 1, 4, TC_END, 1)), 0, 0, 1),
+    EXPECT_VIEW(x, tc_diagonal(K(tc_slice(x, 1, 4, TC_END, 1)), 0, 0, 1),
                 S(0), S(5), 4, V0);
     /* x[:, 4:].reshape(0, 3) */
-    EXPECT_VIEW(x, tc_reshape(tmp(tc_slice(x, 1, 4, TC_END, 1)), S(0, 3)),
+    EXPECT_VIEW(x, tc_reshape(K(tc_slice(x, 1, 4, TC_END, 1)), S(0, 3)),
                 S(0, 3), S(3, 1), 4, V0);
     /* x[:, 4:].flatten() */
-    EXPECT_VIEW(x, tc_flatten(tmp(tc_slice(x, 1, 4, TC_END, 1)), 0, -1),
+    EXPECT_VIEW(x, tc_flatten(K(tc_slice(x, 1, 4, TC_END, 1)), 0, -1),
                 S(0), S(1), 4, V0);
     /* x[:, 4:].select(0, 2) */
-    EXPECT_VIEW(x, tc_select(tmp(tc_slice(x, 1, 4, TC_END, 1)), 0, 2),
+    EXPECT_VIEW(x, tc_select(K(tc_slice(x, 1, 4, TC_END, 1)), 0, 2),
                 S(0), S(1), 12, V0);
     /* x[:, 4:].clone() */
-    EXPECT_COPY(x, tc_clone(tmp(tc_slice(x, 1, 4, TC_END, 1))),
+    EXPECT_COPY(x, tc_clone(K(tc_slice(x, 1, 4, TC_END, 1))),
                 S(3, 0), S(4, 1), 0, V0);
     /* x[:, 4:].contiguous() */
-    EXPECT_VIEW(x, tc_contiguous(tmp(tc_slice(x, 1, 4, TC_END, 1))),
+    EXPECT_VIEW(x, tc_contiguous(K(tc_slice(x, 1, 4, TC_END, 1))),
                 S(3, 0), S(4, 1), 4, V0);
     /* e.permute(2, 0, 1) */
     EXPECT_VIEW(e, tc_permute(e, TC_DIMS(2, 0, 1)),
                 S(3, 2, 0), S(1, 3, 3), 0, V0);
     /* e[1:, :, ::2] */
-    EXPECT_VIEW(e, tc_slice(tmp(tc_slice(e, 0, 1, TC_END, 1)), 2, 0, TC_END, 2),
+    EXPECT_VIEW(e, tc_slice(K(tc_slice(e, 0, 1, TC_END, 1)), 2, 0, TC_END, 2),
                 S(1, 0, 2), S(3, 3, 2), 3, V0);
     /* e.flatten(1) */
     EXPECT_VIEW(e, tc_flatten(e, 1, -1),
                 S(2, 0), S(1, 1), 0, V0);
     /* w[:1].expand(0) */
-    EXPECT_VIEW(w, tc_expand(tmp(tc_slice(w, 0, 0, 1, 1)), S(0)),
+    EXPECT_VIEW(w, tc_expand(K(tc_slice(w, 0, 0, 1, 1)), S(0)),
                 S(0), S(0), 0, V0);
     /* w[:1].view(1, 1).expand(5, 0) */
-    EXPECT_VIEW(w, tc_expand(tmp(tc_view(tmp(tc_slice(w, 0, 0, 1, 1)), S(1, 1))), S(5, 0)),
+    EXPECT_VIEW(w, tc_expand(K(tc_view(K(tc_slice(w, 0, 0, 1, 1)), S(1, 1))), S(5, 0)),
                 S(5, 0), S(0, 0), 0, V0);
 }
 END_TEST
@@ -1855,8 +1832,8 @@ END_TEST
 
 START_TEST(test_same_object)
 {
-    tc_tensor *row = tmp(tc_select(x, 0, 1));
-    tc_tensor *odd = tmp(tc_as_strided(c, S(3, 1), S(1, 7), 0));
+    tc_tensor *row = K(tc_select(x, 0, 1));
+    tc_tensor *odd = K(tc_as_strided(c, S(3, 1), S(1, 7), 0));
     tc_tensor *r;
 
     /* x.contiguous() is x */
@@ -1888,7 +1865,7 @@ START_TEST(test_same_object)
     ck_assert_ptr_ne(r, s);
     tc_release(r);
     /* x[:, :1].contiguous() is not x[:, :1] (not contiguous: (3, 1), (4, 1)) */
-    row = tmp(tc_slice(x, 1, 0, 1, 1));
+    row = K(tc_slice(x, 1, 0, 1, 1));
     r = tc_contiguous(row);
     ck_assert_ptr_ne(r, row);
     ck_assert_ptr_ne(r->storage, row->storage);
@@ -1969,9 +1946,9 @@ END_TEST
 
 START_TEST(test_refcount_write_through_view)
 {
-    tc_tensor *xt = tmp(tc_t(x));
-    tc_tensor *col = tmp(tc_select(x, 1, 1));
-    tc_tensor *windows = tmp(tc_unfold(x, 1, 2, 1));
+    tc_tensor *xt = K(tc_t(x));
+    tc_tensor *col = K(tc_select(x, 1, 1));
+    tc_tensor *windows = K(tc_unfold(x, 1, 2, 1));
     double got;
 
     /* x.t()[1, 2] = 100.; x[2, 1] -> 100 */
@@ -1993,25 +1970,25 @@ END_TEST
 
 START_TEST(test_copy_float_to_int64)
 {
-    tc_tensor *d = tmp(tc_zeros(S(4), TC_INT64));
-    tc_tensor *big = tmp(tc_zeros(S(3), TC_INT64));
+    tc_tensor *d = K(tc_zeros(S(4), TC_INT64));
+    tc_tensor *big = K(tc_zeros(S(3), TC_INT64));
 
     /* d = torch.zeros(4, dtype=torch.int64);
        d.copy_(torch.tensor([2.7, -2.7, 0.5, -0.5])) -> [2, -2, 0, 0] */
-    ck_assert_int_eq(tc_copy_(d, tmp(F32(S(4), 2.7f, -2.7f, 0.5f, -0.5f))), 0);
+    ck_assert_int_eq(tc_copy_(d, K(F32(S(4), 2.7f, -2.7f, 0.5f, -0.5f))), 0);
     EXPECT_INT64S(d, 2, -2, 0, 0);
     /* d.copy_(torch.tensor([1e30, -1e30, float('inf'), float('nan')])) -> all
        -9223372036854775808, float32 and float64 alike */
-    ck_assert_int_eq(tc_copy_(d, tmp(F32(S(4), 1e30f, -1e30f, INFINITY, NAN))), 0);
+    ck_assert_int_eq(tc_copy_(d, K(F32(S(4), 1e30f, -1e30f, INFINITY, NAN))), 0);
     EXPECT_INT64S(d, INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN);
-    ck_assert_int_eq(tc_copy_(d, tmp(F64(S(4), 1, 2, 3, 4))), 0);
+    ck_assert_int_eq(tc_copy_(d, K(F64(S(4), 1, 2, 3, 4))), 0);
     EXPECT_INT64S(d, 1, 2, 3, 4);
-    ck_assert_int_eq(tc_copy_(d, tmp(F64(S(4), 1e30, -1e30, INFINITY, NAN))), 0);
+    ck_assert_int_eq(tc_copy_(d, K(F64(S(4), 1e30, -1e30, INFINITY, NAN))), 0);
     EXPECT_INT64S(d, INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN);
     /* torch.zeros(3, dtype=torch.int64).copy_(torch.tensor([9.2233720368547748e18,
        -9.2233720368547758e18, 9.2233720368547758e18], dtype=torch.float64))
        -> [9223372036854774784, -9223372036854775808, -9223372036854775808] */
-    ck_assert_int_eq(tc_copy_(big, tmp(F64(S(3), 9.2233720368547748e18, -9.2233720368547758e18,
+    ck_assert_int_eq(tc_copy_(big, K(F64(S(3), 9.2233720368547748e18, -9.2233720368547758e18,
                                             9.2233720368547758e18))), 0);
     EXPECT_INT64S(big, INT64_C(9223372036854774784), INT64_MIN, INT64_MIN);
     ck_assert_ptr_null(tc_error());
@@ -2020,27 +1997,27 @@ END_TEST
 
 START_TEST(test_copy_other_conversions)
 {
-    tc_tensor *f = tmp(tc_zeros(S(3), TC_FLOAT32));
-    tc_tensor *f2 = tmp(tc_zeros(S(2), TC_FLOAT32));
-    tc_tensor *d = tmp(tc_zeros(S(2), TC_FLOAT64));
-    tc_tensor *i = tmp(tc_zeros(S(2, 3), TC_INT64));
+    tc_tensor *f = K(tc_zeros(S(3), TC_FLOAT32));
+    tc_tensor *f2 = K(tc_zeros(S(2), TC_FLOAT32));
+    tc_tensor *d = K(tc_zeros(S(2), TC_FLOAT64));
+    tc_tensor *i = K(tc_zeros(S(2, 3), TC_INT64));
 
     /* torch.zeros(3).copy_(torch.tensor([2**53 + 1, 2**62, -3]))
        -> [9007199254740992., 4.611686018427388e+18, -3.] */
-    ck_assert_int_eq(tc_copy_(f, tmp(I64(S(3), (INT64_C(1) << 53) + 1, INT64_C(1) << 62, -3))),
+    ck_assert_int_eq(tc_copy_(f, K(I64(S(3), (INT64_C(1) << 53) + 1, INT64_C(1) << 62, -3))),
                      0);
     EXPECT_VALUES(f, V(9007199254740992.0, 4.611686018427388e+18, -3));
     /* torch.zeros(2).copy_(torch.tensor([0.1, 1e300], dtype=torch.float64))
        -> [0.10000000149011612, inf] */
-    ck_assert_int_eq(tc_copy_(f2, tmp(F64(S(2), 0.1, 1e300))), 0);
+    ck_assert_int_eq(tc_copy_(f2, K(F64(S(2), 0.1, 1e300))), 0);
     EXPECT_VALUES(f2, V(0.10000000149011612, INFINITY));
     /* torch.zeros(2, dtype=torch.float64).copy_(torch.tensor([0.1, 3.4e38]))
        -> [0.10000000149011612, 3.3999999521443642e+38] */
-    ck_assert_int_eq(tc_copy_(d, tmp(F32(S(2), 0.1f, 3.4e38f))), 0);
+    ck_assert_int_eq(tc_copy_(d, K(F32(S(2), 0.1f, 3.4e38f))), 0);
     EXPECT_VALUES(d, V(0.10000000149011612, 3.3999999521443642e+38));
     /* torch.zeros(2, 3, dtype=torch.int64).copy_(torch.tensor([[-1, 2**62, 5]]))
        -> [[-1, 4611686018427387904, 5]] * 2, exact */
-    ck_assert_int_eq(tc_copy_(i, tmp(I64(S(1, 3), -1, INT64_C(1) << 62, 5))), 0);
+    ck_assert_int_eq(tc_copy_(i, K(I64(S(1, 3), -1, INT64_C(1) << 62, 5))), 0);
     EXPECT_INT64S(i, -1, INT64_C(1) << 62, 5, -1, INT64_C(1) << 62, 5);
     ck_assert_ptr_null(tc_error());
 }
@@ -2048,12 +2025,12 @@ END_TEST
 
 START_TEST(test_copy_int64_to_float32_rounds_once)
 {
-    tc_tensor *f = tmp(tc_zeros(S(1), TC_FLOAT32));
+    tc_tensor *f = K(tc_zeros(S(1), TC_FLOAT32));
 
     /* torch.zeros(1).copy_(torch.tensor([2**60 + 2**36 + 1])).item()
        -> 1.1529216420458004e+18 (2**60 + 2**37): the int64 is rounded to
        float32 once, not through a double (which would give 2**60) */
-    ck_assert_int_eq(tc_copy_(f, tmp(I64(S(1), (INT64_C(1) << 60) + (INT64_C(1) << 36) + 1))),
+    ck_assert_int_eq(tc_copy_(f, K(I64(S(1), (INT64_C(1) << 60) + (INT64_C(1) << 36) + 1))),
                      0);
     EXPECT_VALUES(f, V(1152921642045800448.0));
 }
@@ -2061,9 +2038,9 @@ END_TEST
 
 START_TEST(test_copy_bool)
 {
-    tc_tensor *b = tmp(tc_zeros(S(3), TC_BOOL));
-    tc_tensor *f = tmp(tc_zeros(S(3), TC_FLOAT32));
-    tc_tensor *src = tmp(F32(S(3), 0.0f, -0.5f, NAN));
+    tc_tensor *b = K(tc_zeros(S(3), TC_BOOL));
+    tc_tensor *f = K(tc_zeros(S(3), TC_FLOAT32));
+    tc_tensor *src = K(F32(S(3), 0.0f, -0.5f, NAN));
 
     /* torch.zeros(3, dtype=torch.bool).copy_(torch.tensor([0., -0.5, nan]))
        -> [False, True, True] */
@@ -2077,14 +2054,14 @@ END_TEST
 
 START_TEST(test_copy_broadcast)
 {
-    tc_tensor *m = tmp(tc_zeros(S(3, 4), TC_FLOAT32));
-    tc_tensor *cube = tmp(tc_zeros(S(2, 3, 4), TC_FLOAT32));
-    tc_tensor *cube64 = tmp(tc_zeros(S(2, 3, 4), TC_INT64));
-    tc_tensor *empty = tmp(tc_zeros(S(0, 3), TC_FLOAT32));
-    tc_tensor *table = tmp(F32(S(3, 4), 0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23));
+    tc_tensor *m = K(tc_zeros(S(3, 4), TC_FLOAT32));
+    tc_tensor *cube = K(tc_zeros(S(2, 3, 4), TC_FLOAT32));
+    tc_tensor *cube64 = K(tc_zeros(S(2, 3, 4), TC_INT64));
+    tc_tensor *empty = K(tc_zeros(S(0, 3), TC_FLOAT32));
+    tc_tensor *table = K(F32(S(3, 4), 0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23));
 
     /* torch.zeros(3, 4).copy_(torch.arange(4.)): a row into every row */
-    ck_assert_int_eq(tc_copy_(m, tmp(grid(S(4)))), 0);
+    ck_assert_int_eq(tc_copy_(m, K(grid(S(4)))), 0);
     EXPECT_VALUES(m, V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
     /* torch.zeros(3, 4).copy_(torch.arange(3.).view(3, 1)): a column */
     ck_assert_int_eq(tc_copy_(m, c), 0);
@@ -2098,7 +2075,7 @@ START_TEST(test_copy_broadcast)
                           0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23));
     /* torch.zeros(2, 3, 4, dtype=torch.int64).copy_(torch.arange(3.).view(1, 3, 1))
        -> [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2] twice */
-    ck_assert_int_eq(tc_copy_(cube64, tmp(tc_view(w, S(1, 3, 1)))), 0);
+    ck_assert_int_eq(tc_copy_(cube64, K(tc_view(w, S(1, 3, 1)))), 0);
     EXPECT_INT64S(cube64, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2);
     /* torch.zeros(0, 3).copy_(torch.zeros(3)): nothing to do */
     ck_assert_int_eq(tc_copy_(empty, w), 0);
@@ -2108,35 +2085,35 @@ END_TEST
 
 START_TEST(test_copy_broadcast_errors)
 {
-    tc_tensor *m = tmp(tc_zeros(S(3, 4), TC_FLOAT32));
-    tc_tensor *three = tmp(tc_zeros(S(3), TC_FLOAT32));
-    tc_tensor *none = tmp(tc_zeros(S(0), TC_FLOAT32));
-    tc_tensor *pair = tmp(tc_zeros(S(2, 3), TC_FLOAT32));
+    tc_tensor *m = K(tc_zeros(S(3, 4), TC_FLOAT32));
+    tc_tensor *three = K(tc_zeros(S(3), TC_FLOAT32));
+    tc_tensor *none = K(tc_zeros(S(0), TC_FLOAT32));
+    tc_tensor *pair = K(tc_zeros(S(2, 3), TC_FLOAT32));
 
     /* torch.zeros(3, 4).copy_(torch.zeros(5)) */
-    ASSERT_COPY_FAILS(m, tmp(tc_zeros(S(5), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(m, K(tc_zeros(S(5), TC_FLOAT32)),
                       "The size of tensor a (4) must match the size of tensor b (5) at "
                       "non-singleton dimension 1");
     /* torch.zeros(3, 4).copy_(torch.zeros(2, 4)) */
-    ASSERT_COPY_FAILS(m, tmp(tc_zeros(S(2, 4), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(m, K(tc_zeros(S(2, 4), TC_FLOAT32)),
                       "The size of tensor a (3) must match the size of tensor b (2) at "
                       "non-singleton dimension 0");
     /* torch.zeros(3).copy_(torch.zeros(2, 3)) */
     ASSERT_COPY_FAILS(three, pair, "output with shape [3] doesn't match the broadcast shape [2, 3]");
     /* torch.zeros(3).copy_(torch.zeros(2, 1)) */
-    ASSERT_COPY_FAILS(three, tmp(tc_zeros(S(2, 1), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(three, K(tc_zeros(S(2, 1), TC_FLOAT32)),
                       "output with shape [3] doesn't match the broadcast shape [2, 3]");
     /* torch.tensor(1.).copy_(torch.tensor([4.])), .copy_(torch.tensor([[4.]])) */
-    ASSERT_COPY_FAILS(tmp(tc_zeros(S0, TC_FLOAT32)), tmp(tc_zeros(S(1), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(K(tc_zeros(S0, TC_FLOAT32)), K(tc_zeros(S(1), TC_FLOAT32)),
                       "output with shape [] doesn't match the broadcast shape [1]");
-    ASSERT_COPY_FAILS(tmp(tc_zeros(S0, TC_FLOAT32)), tmp(tc_zeros(S(1, 1), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(K(tc_zeros(S0, TC_FLOAT32)), K(tc_zeros(S(1, 1), TC_FLOAT32)),
                       "output with shape [] doesn't match the broadcast shape [1, 1]");
     /* torch.zeros(0).copy_(torch.zeros(2)) */
-    ASSERT_COPY_FAILS(none, tmp(tc_zeros(S(2), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(none, K(tc_zeros(S(2), TC_FLOAT32)),
                       "The size of tensor a (0) must match the size of tensor b (2) at "
                       "non-singleton dimension 0");
     /* torch.zeros(2, 3).copy_(torch.zeros(0, 3)) */
-    ASSERT_COPY_FAILS(pair, tmp(tc_zeros(S(0, 3), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(pair, K(tc_zeros(S(0, 3), TC_FLOAT32)),
                       "The size of tensor a (2) must match the size of tensor b (0) at "
                       "non-singleton dimension 0");
     /* Nothing was written. */
@@ -2148,7 +2125,7 @@ START_TEST(test_copy_broadcast_output_shape)
 {
     /* torch.zeros(1, 3).copy_(torch.zeros(2, 3)): the shapes broadcast, to a
        shape the output does not have */
-    ASSERT_COPY_FAILS(tmp(tc_zeros(S(1, 3), TC_FLOAT32)), tmp(tc_zeros(S(2, 3), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(K(tc_zeros(S(1, 3), TC_FLOAT32)), K(tc_zeros(S(2, 3), TC_FLOAT32)),
                       "output with shape [1, 3] doesn't match the broadcast shape [2, 3]");
 }
 END_TEST
@@ -2157,7 +2134,7 @@ START_TEST(test_copy_broadcast_incompatible_longer_source)
 {
     /* torch.zeros(3).copy_(torch.zeros(2, 4)): the shapes do not broadcast at
        all, and that is reported first */
-    ASSERT_COPY_FAILS(tmp(tc_zeros(S(3), TC_FLOAT32)), tmp(tc_zeros(S(2, 4), TC_FLOAT32)),
+    ASSERT_COPY_FAILS(K(tc_zeros(S(3), TC_FLOAT32)), K(tc_zeros(S(2, 4), TC_FLOAT32)),
                       "The size of tensor a (3) must match the size of tensor b (4) at "
                       "non-singleton dimension 1");
 }
@@ -2173,28 +2150,28 @@ static const char partial_overlap[] =
 
 START_TEST(test_copy_internal_overlap)
 {
-    tc_tensor *rows = tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(3, 4)));
-    tc_tensor *cols = tmp(tc_expand(tmp(tc_slice(x, 1, 0, 1, 1)), S(3, 4)));
-    tc_tensor *one = tmp(tc_expand(tmp(tc_select(x, 0, 0)), S(1, 4)));
-    tc_tensor *windows = tmp(tc_unfold(x, 1, 2, 1));
+    tc_tensor *rows = K(tc_expand(K(tc_select(x, 0, 0)), S(3, 4)));
+    tc_tensor *cols = K(tc_expand(K(tc_slice(x, 1, 0, 1, 1)), S(3, 4)));
+    tc_tensor *one = K(tc_expand(K(tc_select(x, 0, 0)), S(1, 4)));
+    tc_tensor *windows = K(tc_unfold(x, 1, 2, 1));
 
     /* x[0].expand(3, 4).copy_(torch.zeros(3, 4)) */
-    ASSERT_COPY_FAILS(rows, tmp(tc_zeros(S(3, 4), TC_FLOAT32)), internal_overlap);
+    ASSERT_COPY_FAILS(rows, K(tc_zeros(S(3, 4), TC_FLOAT32)), internal_overlap);
     /* x[:, :1].expand(3, 4).copy_(torch.zeros(4)) */
-    ASSERT_COPY_FAILS(cols, tmp(tc_zeros(S(4), TC_FLOAT32)), internal_overlap);
+    ASSERT_COPY_FAILS(cols, K(tc_zeros(S(4), TC_FLOAT32)), internal_overlap);
     /* x[0].expand(3, 4).copy_(torch.zeros(5)): overlap is checked before shapes */
-    ASSERT_COPY_FAILS(rows, tmp(tc_zeros(S(5), TC_FLOAT32)), internal_overlap);
+    ASSERT_COPY_FAILS(rows, K(tc_zeros(S(5), TC_FLOAT32)), internal_overlap);
     /* x[0].expand(3, 4).copy_(x) */
     ASSERT_COPY_FAILS(rows, x, internal_overlap);
     EXPECT_VALUES(x, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x[0].expand(1, 4).copy_(torch.ones(4)): a stride-0 dimension of size 1
        is no overlap */
-    ck_assert_int_eq(tc_copy_(one, tmp(tc_ones(S(4), TC_FLOAT32))), 0);
+    ck_assert_int_eq(tc_copy_(one, K(tc_ones(S(4), TC_FLOAT32))), 0);
     EXPECT_VALUES(x, V(1, 1, 1, 1, 4, 5, 6, 7, 8, 9, 10, 11));
     /* x.unfold(1, 2, 1).copy_(torch.arange(18.).view(3, 3, 2)): overlapping
        windows are "too hard" to prove overlapping, so PyTorch writes them in
        order -> x = [0, 2, 4, 5, 6, 8, 10, 11, 12, 14, 16, 17] */
-    ck_assert_int_eq(tc_copy_(windows, tmp(grid(S(3, 3, 2)))), 0);
+    ck_assert_int_eq(tc_copy_(windows, K(grid(S(3, 3, 2)))), 0);
     EXPECT_VALUES(x, V(0, 2, 4, 5, 6, 8, 10, 11, 12, 14, 16, 17));
     ck_assert(tc_check_no_internal_overlap(windows));
     ck_assert(!tc_check_no_internal_overlap(rows));
@@ -2204,25 +2181,25 @@ END_TEST
 
 START_TEST(test_copy_partial_overlap)
 {
-    tc_tensor *a = tmp(grid(S(6)));
-    tc_tensor *tail = tmp(tc_slice(a, 0, 1, TC_END, 1));
-    tc_tensor *head = tmp(tc_slice(a, 0, 0, -1, 1));
+    tc_tensor *a = K(grid(S(6)));
+    tc_tensor *tail = K(tc_slice(a, 0, 1, TC_END, 1));
+    tc_tensor *head = K(tc_slice(a, 0, 0, -1, 1));
 
     /* a = torch.arange(6.); a[1:].copy_(a[:-1]), a[:-1].copy_(a[1:]) */
     ASSERT_COPY_FAILS(tail, head, partial_overlap);
     ASSERT_COPY_FAILS(head, tail, partial_overlap);
     /* a[:3].copy_(a[2:5]) */
-    ASSERT_COPY_FAILS(tmp(tc_slice(a, 0, 0, 3, 1)), tmp(tc_slice(a, 0, 2, 5, 1)),
+    ASSERT_COPY_FAILS(K(tc_slice(a, 0, 0, 3, 1)), K(tc_slice(a, 0, 2, 5, 1)),
                       partial_overlap);
     /* a.view(2, 3).copy_(a.view(3, 2).t()): same memory, other order */
-    ASSERT_COPY_FAILS(tmp(tc_view(a, S(2, 3))), tmp(tc_t(tmp(tc_view(a, S(3, 2))))),
+    ASSERT_COPY_FAILS(K(tc_view(a, S(2, 3))), K(tc_t(K(tc_view(a, S(3, 2))))),
                       partial_overlap);
     /* a.view(2, 3).t().copy_(a.view(3, 2)) */
-    ASSERT_COPY_FAILS(tmp(tc_t(tmp(tc_view(a, S(2, 3))))), tmp(tc_view(a, S(3, 2))),
+    ASSERT_COPY_FAILS(K(tc_t(K(tc_view(a, S(2, 3))))), K(tc_view(a, S(3, 2))),
                       partial_overlap);
     /* a.view(2, 3).copy_(a), a.copy_(a.view(1, 6)) */
-    ASSERT_COPY_FAILS(tmp(tc_view(a, S(2, 3))), a, partial_overlap);
-    ASSERT_COPY_FAILS(a, tmp(tc_view(a, S(1, 6))), partial_overlap);
+    ASSERT_COPY_FAILS(K(tc_view(a, S(2, 3))), a, partial_overlap);
+    ASSERT_COPY_FAILS(a, K(tc_view(a, S(1, 6))), partial_overlap);
     EXPECT_VALUES(a, V(0, 1, 2, 3, 4, 5));
     ck_assert(!tc_check_no_partial_overlap(tail, head));
     ASSERT_ERROR(partial_overlap);
@@ -2231,35 +2208,35 @@ END_TEST
 
 START_TEST(test_copy_partial_overlap_other_rank)
 {
-    tc_tensor *a = tmp(grid(S(6)));
+    tc_tensor *a = K(grid(S(6)));
 
     /* a = torch.arange(6.); a.copy_(a.view(6, 1)): same bytes, strides (1,)
        and (1, 1) differ, so PyTorch calls it a partial overlap */
-    ASSERT_COPY_FAILS(a, tmp(tc_view(a, S(6, 1))), partial_overlap);
+    ASSERT_COPY_FAILS(a, K(tc_view(a, S(6, 1))), partial_overlap);
 }
 END_TEST
 
 START_TEST(test_copy_allowed_overlaps)
 {
-    tc_tensor *a = tmp(grid(S(6)));
-    tc_tensor *m = tmp(tc_view(a, S(2, 3)));
+    tc_tensor *a = K(grid(S(6)));
+    tc_tensor *m = K(tc_view(a, S(2, 3)));
 
     /* a.copy_(a): allowed, nothing changes */
     ck_assert_int_eq(tc_copy_(a, a), 0);
     EXPECT_VALUES(a, V(0, 1, 2, 3, 4, 5));
     /* a.view(2, 3).copy_(a.view(2, 3)), .copy_(a.view(2, 3).t().t()): the same
        memory in the same order */
-    ck_assert_int_eq(tc_copy_(m, tmp(tc_view(a, S(2, 3)))), 0);
-    ck_assert_int_eq(tc_copy_(m, tmp(tc_t(tmp(tc_t(m))))), 0);
+    ck_assert_int_eq(tc_copy_(m, K(tc_view(a, S(2, 3)))), 0);
+    ck_assert_int_eq(tc_copy_(m, K(tc_t(K(tc_t(m))))), 0);
     EXPECT_VALUES(a, V(0, 1, 2, 3, 4, 5));
     /* a[:3].copy_(a[3:]): disjoint -> [3, 4, 5, 3, 4, 5] */
-    ck_assert_int_eq(tc_copy_(tmp(tc_slice(a, 0, 0, 3, 1)), tmp(tc_slice(a, 0, 3, TC_END, 1))),
+    ck_assert_int_eq(tc_copy_(K(tc_slice(a, 0, 0, 3, 1)), K(tc_slice(a, 0, 3, TC_END, 1))),
                      0);
     EXPECT_VALUES(a, V(3, 4, 5, 3, 4, 5));
     /* x[:, ::2].copy_(x[:, 1::2]): interleaved, not dense, so not checked
        -> [1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11] */
-    ck_assert_int_eq(tc_copy_(tmp(tc_slice(x, 1, 0, TC_END, 2)),
-                              tmp(tc_slice(x, 1, 1, TC_END, 2))), 0);
+    ck_assert_int_eq(tc_copy_(K(tc_slice(x, 1, 0, TC_END, 2)),
+                              K(tc_slice(x, 1, 1, TC_END, 2))), 0);
     EXPECT_VALUES(x, V(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11));
     ck_assert(tc_check_no_partial_overlap(a, a));
     ck_assert_ptr_null(tc_error());
@@ -2268,30 +2245,30 @@ END_TEST
 
 START_TEST(test_copy_into_views)
 {
-    tc_tensor *xt = tmp(tc_t(x));
-    tc_tensor *m = tmp(tc_zeros(S(3, 4), TC_FLOAT32));
-    tc_tensor *g = tmp(grid(S(3, 4)));
-    tc_tensor *corner = tmp(tc_slice(tmp(tc_slice(g, 0, 1, TC_END, 1)), 1, 1, TC_END, 1));
+    tc_tensor *xt = K(tc_t(x));
+    tc_tensor *m = K(tc_zeros(S(3, 4), TC_FLOAT32));
+    tc_tensor *g = K(grid(S(3, 4)));
+    tc_tensor *corner = K(tc_slice(K(tc_slice(g, 0, 1, TC_END, 1)), 1, 1, TC_END, 1));
 
     /* x.t().copy_(torch.arange(12.).view(4, 3)) -> x.t() is that, and x is
        [0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11] */
-    ck_assert_int_eq(tc_copy_(xt, tmp(grid(S(4, 3)))), 0);
+    ck_assert_int_eq(tc_copy_(xt, K(grid(S(4, 3)))), 0);
     EXPECT_VALUES(xt, V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     EXPECT_VALUES(x, V(0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11));
     /* x.t().copy_(torch.arange(12, dtype=torch.int64).view(4, 3) * 10) */
-    ck_assert_int_eq(tc_copy_(xt, tmp(I64(S(4, 3), 0, 10, 20, 30, 40, 50, 60, 70, 80, 90,
+    ck_assert_int_eq(tc_copy_(xt, K(I64(S(4, 3), 0, 10, 20, 30, 40, 50, 60, 70, 80, 90,
                                           100, 110))), 0);
     EXPECT_VALUES(xt, V(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110));
     /* m = torch.zeros(3, 4); m[:, 1:3].copy_(torch.tensor([7., 8.])) */
-    ck_assert_int_eq(tc_copy_(tmp(tc_slice(m, 1, 1, 3, 1)), tmp(F32(S(2), 7, 8))), 0);
+    ck_assert_int_eq(tc_copy_(K(tc_slice(m, 1, 1, 3, 1)), K(F32(S(2), 7, 8))), 0);
     EXPECT_VALUES(m, V(0, 7, 8, 0, 0, 7, 8, 0, 0, 7, 8, 0));
     /* m.t()[1].copy_(torch.arange(3.)) -> column 1 is [0, 1, 2] */
-    ck_assert_int_eq(tc_copy_(tmp(tc_select(tmp(tc_t(m)), 0, 1)), w), 0);
+    ck_assert_int_eq(tc_copy_(K(tc_select(K(tc_t(m)), 0, 1)), w), 0);
     EXPECT_VALUES(m, V(0, 0, 8, 0, 0, 1, 8, 0, 0, 2, 8, 0));
     /* g = torch.arange(12.).view(3, 4); g[1:, 1:].copy_(torch.arange(3.).neg())
        -> g[1:, 1:] has sizes (2, 3), strides (4, 1), offset 5 and values
        [-0., -1., -2., -0., -1., -2.] */
-    ck_assert_int_eq(tc_copy_(corner, tmp(F32(S(3), -0.0f, -1, -2))), 0);
+    ck_assert_int_eq(tc_copy_(corner, K(F32(S(3), -0.0f, -1, -2))), 0);
     ck_assert_int_eq(corner->storage_offset, 5);
     EXPECT_VALUES(corner, V(-0.0, -1, -2, -0.0, -1, -2));
     EXPECT_VALUES(g, V(0, 1, 2, 3, 4, -0.0, -1, -2, 8, -0.0, -1, -2));
@@ -2971,115 +2948,25 @@ END_TEST
    moved to chapter 2. They build layouts directly with tc_tensor_over, as
    torch.empty_strided does in the Python expressions quoted. */
 
-#define SIZES(...) ((const int64_t[]){ __VA_ARGS__ })
-#define IDX(...) ((const int64_t[]){ __VA_ARGS__ })
-
-#define ASSERT_STRIDES(t, ...)                                             \
-    do {                                                                   \
-        const int64_t want_[] = { __VA_ARGS__ };                           \
-        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
-        ck_assert_int_eq((t)->dim, n_);                                    \
-        for (int64_t d_ = 0; d_ < n_; d_++)                                \
-            ck_assert_int_eq((t)->strides[d_], want_[d_]);                 \
-    } while (0)
-
-#define ASSERT_SIZES(t, ...)                                               \
-    do {                                                                   \
-        const int64_t want_[] = { __VA_ARGS__ };                           \
-        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
-        ck_assert_int_eq((t)->dim, n_);                                    \
-        for (int64_t d_ = 0; d_ < n_; d_++)                                \
-            ck_assert_int_eq((t)->sizes[d_], want_[d_]);                   \
-    } while (0)
-
-static double get(const tc_tensor *t, const int64_t *index)
-{
-    double value = -12345.0;
-
-    ck_assert_int_eq(tc_get(t, index, &value), 0);
-    return value;
-}
-
-/* A header over base's storage with the given layout. */
-static tc_tensor *over(const tc_tensor *base, int64_t dim, const int64_t *sizes,
-                       const int64_t *strides, int64_t offset)
-{
-    return tc_tensor_over(base->storage, base->dtype, dim, sizes, strides, offset);
-}
-
-/* torch.arange(6.).view(2, 3).t() (float32) or torch.arange(6).view(2, 3).t()
-   (int64): sizes (3, 2), strides (1, 3). */
-static tc_tensor *transposed_arange6(tc_dtype dtype)
-{
-    tc_tensor *base = dtype == TC_INT64 ? tc_arange(0, 6, 1) : tc_arange(0.0, 6.0, 1.0);
-    tc_tensor *t;
-
-    ck_assert_ptr_nonnull(base);
-    t = over(base, 2, SIZES(3, 2), SIZES(1, 3), 0);
-    tc_release(base);
-    return t;
-}
-
-static tc_storage *scratch_storage(void)
-{
-    tc_storage *storage = tc_storage_new(1024 * sizeof(float));
-
-    ck_assert_ptr_nonnull(storage);
-    return storage;
-}
-
-/* The strides of empty_like of a tensor with this layout, into out;
-   returns the result's dim, or -1 if empty_like failed. */
-static int64_t empty_like_strides(int64_t dim, const int64_t *sizes,
-                                  const int64_t *strides, int64_t *out)
-{
-    tc_storage *storage = scratch_storage();
-    tc_tensor *t = tc_tensor_over(storage, TC_FLOAT32, dim, sizes, strides, 0);
-    tc_tensor *like = tc_empty_like(t);
-    int64_t result = -1;
-
-    if (like != NULL) {
-        result = like->dim;
-        memcpy(out, like->strides, (size_t)like->dim * sizeof(int64_t));
-    }
-    tc_release(like);
-    tc_release(t);
-    tc_storage_release(storage);
-    return result;
-}
-
-static bool dense_with(int64_t dim, const int64_t *sizes, const int64_t *strides)
-{
-    tc_storage *s = scratch_storage();
-    tc_tensor *t = tc_tensor_over(s, TC_FLOAT32, dim, sizes, strides, 0);
-    bool result;
-
-    tc_storage_release(s);
-    ck_assert_ptr_nonnull(t);
-    result = tc_is_non_overlapping_and_dense(t);
-    tc_release(t);
-    return result;
-}
-
 START_TEST(test_shape_is_non_overlapping_and_dense)
 {
     /* torch._prims_common.is_non_overlapping_and_dense(
            torch.empty_strided(sizes, strides)) */
-    ck_assert(dense_with(2, SIZES(2, 3), SIZES(3, 1)));               /* True */
-    ck_assert(dense_with(2, SIZES(3, 2), SIZES(1, 3)));               /* True */
-    ck_assert(!dense_with(2, SIZES(4, 3), SIZES(6, 2)));              /* False */
-    ck_assert(!dense_with(2, SIZES(2, 3), SIZES(0, 1)));              /* False */
-    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(3, 100, 1)));       /* True */
-    ck_assert(!dense_with(1, SIZES(3), SIZES(2)));                    /* False */
-    ck_assert(dense_with(1, SIZES(3), SIZES(1)));                     /* True */
-    ck_assert(dense_with(1, SIZES(1), SIZES(5)));                     /* True */
-    ck_assert(!dense_with(2, SIZES(2, 2), SIZES(1, 1)));              /* False */
-    ck_assert(dense_with(3, SIZES(2, 3, 4), SIZES(1, 8, 2)));         /* True */
-    ck_assert(dense_with(0, NULL, NULL));                             /* True */
-    ck_assert(!dense_with(2, SIZES(4, 3), SIZES(1, 8)));              /* False */
-    ck_assert(dense_with(2, SIZES(3, 0), SIZES(1, 1)));               /* True */
-    ck_assert(dense_with(3, SIZES(2, 1, 3), SIZES(1, 7, 2)));         /* True */
-    ck_assert(!dense_with(2, SIZES(4, 1), SIZES(2, 1)));              /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(2, 3), SIZES(3, 1)));               /* True */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(3, 2), SIZES(1, 3)));               /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(4, 3), SIZES(6, 2)));              /* False */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(2, 3), SIZES(0, 1)));              /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 3, SIZES(2, 1, 3), SIZES(3, 100, 1)));       /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 1, SIZES(3), SIZES(2)));                    /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 1, SIZES(3), SIZES(1)));                     /* True */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 1, SIZES(1), SIZES(5)));                     /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(2, 2), SIZES(1, 1)));              /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 3, SIZES(2, 3, 4), SIZES(1, 8, 2)));         /* True */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 0, NULL, NULL));                             /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(4, 3), SIZES(1, 8)));              /* False */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(3, 0), SIZES(1, 1)));               /* True */
+    ck_assert(testing_layout_is(tc_is_non_overlapping_and_dense, 3, SIZES(2, 1, 3), SIZES(1, 7, 2)));         /* True */
+    ck_assert(!testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(4, 1), SIZES(2, 1)));              /* False */
 }
 END_TEST
 
@@ -3090,9 +2977,9 @@ START_TEST(test_shape_dense_zero_size)
        torch._prims_common.is_non_overlapping_and_dense(
            torch.empty_strided((0, 3), (5, 7))) == True
        torch.empty_strided((3, 0), (2, 1)) likewise. */
-    bool a = dense_with(2, SIZES(0, 3), SIZES(5, 7));
-    bool b = dense_with(2, SIZES(3, 0), SIZES(2, 1));
-    bool c = dense_with(3, SIZES(5, 0, 3), SIZES(1, 1, 20));
+    bool a = testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(0, 3), SIZES(5, 7));
+    bool b = testing_layout_is(tc_is_non_overlapping_and_dense, 2, SIZES(3, 0), SIZES(2, 1));
+    bool c = testing_layout_is(tc_is_non_overlapping_and_dense, 3, SIZES(5, 0, 3), SIZES(1, 1, 20));
 
     ck_assert(a);
     ck_assert(b);
@@ -3102,7 +2989,7 @@ END_TEST
 
 START_TEST(test_like_preserves_dense_strides)
 {
-    tc_tensor *t = transposed_arange6(TC_FLOAT32);
+    tc_tensor *t = testing_transposed_arange6(TC_FLOAT32);
     tc_tensor *e = tc_empty_like(t);
     tc_tensor *z = tc_zeros_like(t);
     tc_tensor *o = tc_ones_like(t);
@@ -3119,9 +3006,9 @@ START_TEST(test_like_preserves_dense_strides)
     ck_assert_uint_eq(e->storage->nbytes, 6 * sizeof(float));
     for (int64_t r = 0; r < 3; r++)
         for (int64_t c = 0; c < 2; c++) {
-            ck_assert(get(z, IDX(r, c)) == 0.0);
-            ck_assert(get(o, IDX(r, c)) == 1.0);
-            ck_assert(get(f, IDX(r, c)) == 2.5);
+            ck_assert(testing_get(z, IDX(r, c)) == 0.0);
+            ck_assert(testing_get(o, IDX(r, c)) == 1.0);
+            ck_assert(testing_get(f, IDX(r, c)) == 2.5);
         }
     tc_release(t);
     tc_release(e);
@@ -3135,10 +3022,10 @@ START_TEST(test_like_non_dense_row_major)
 {
     tc_tensor *base = tc_arange(0.0, 24.0, 1.0);
     /* torch.empty(4, 6)[:, ::2]: sizes (4, 3), strides (6, 2), offset 0 */
-    tc_tensor *t = over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
+    tc_tensor *t = testing_over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
     tc_tensor *e = tc_empty_like(t);
     tc_tensor *o = tc_ones_like(t);
-    tc_tensor *x = over(base, 2, SIZES(2, 3), SIZES(0, 1), 1);    /* expanded */
+    tc_tensor *x = testing_over(base, 2, SIZES(2, 3), SIZES(0, 1), 1);    /* expanded */
     tc_tensor *xe = tc_zeros_like(x);
     int64_t st[TC_MAX_DIMS];
 
@@ -3146,27 +3033,27 @@ START_TEST(test_like_non_dense_row_major)
     ASSERT_SIZES(e, 4, 3);
     ASSERT_STRIDES(e, 3, 1);
     ASSERT_STRIDES(o, 3, 1);
-    ck_assert(get(o, IDX(3, 2)) == 1.0);
+    ck_assert(testing_get(o, IDX(3, 2)) == 1.0);
     /* torch.empty_like(torch.empty_strided((2, 3), (0, 1))).stride() == (3, 1) */
     ASSERT_STRIDES(xe, 3, 1);
-    ck_assert(get(xe, IDX(1, 2)) == 0.0);
+    ck_assert(testing_get(xe, IDX(1, 2)) == 0.0);
     /* torch.empty_like(torch.empty_strided(sizes, strides)).stride(): */
-    ck_assert_int_eq(empty_like_strides(1, SIZES(3), SIZES(2), st), 1);          /* (1,) */
+    ck_assert_int_eq(testing_empty_like_strides(1, SIZES(3), SIZES(2), st), 1);          /* (1,) */
     ck_assert_int_eq(st[0], 1);
-    ck_assert_int_eq(empty_like_strides(2, SIZES(2, 2), SIZES(1, 1), st), 2);    /* (2, 1) */
+    ck_assert_int_eq(testing_empty_like_strides(2, SIZES(2, 2), SIZES(1, 1), st), 2);    /* (2, 1) */
     ck_assert_int_eq(st[0], 2);
     ck_assert_int_eq(st[1], 1);
-    ck_assert_int_eq(empty_like_strides(3, SIZES(2, 1, 3), SIZES(3, 100, 1), st), 3);
+    ck_assert_int_eq(testing_empty_like_strides(3, SIZES(2, 1, 3), SIZES(3, 100, 1), st), 3);
     ck_assert_int_eq(st[0], 3);                                                   /* (3, 100, 1) */
     ck_assert_int_eq(st[1], 100);
     ck_assert_int_eq(st[2], 1);
-    ck_assert_int_eq(empty_like_strides(1, SIZES(1), SIZES(5), st), 1);          /* (5,) */
+    ck_assert_int_eq(testing_empty_like_strides(1, SIZES(1), SIZES(5), st), 1);          /* (5,) */
     ck_assert_int_eq(st[0], 5);
-    ck_assert_int_eq(empty_like_strides(3, SIZES(2, 3, 4), SIZES(1, 8, 2), st), 3);
+    ck_assert_int_eq(testing_empty_like_strides(3, SIZES(2, 3, 4), SIZES(1, 8, 2), st), 3);
     ck_assert_int_eq(st[0], 1);                                                   /* (1, 8, 2) */
     ck_assert_int_eq(st[1], 8);
     ck_assert_int_eq(st[2], 2);
-    ck_assert_int_eq(empty_like_strides(0, NULL, NULL, st), 0);                  /* () */
+    ck_assert_int_eq(testing_empty_like_strides(0, NULL, NULL, st), 0);                  /* () */
     tc_release(base);
     tc_release(t);
     tc_release(e);
@@ -3204,9 +3091,9 @@ START_TEST(test_like_non_dense_keeps_permutation)
     for (size_t k = 0; k < sizeof non_dense_cases / sizeof non_dense_cases[0]; k++) {
         const layout_case *c = &non_dense_cases[k];
         int64_t got[TC_MAX_DIMS] = { 0 }, inferred[TC_MAX_DIMS] = { 0 };
-        int64_t n = empty_like_strides(c->dim, c->sizes, c->strides, got);
+        int64_t n = testing_empty_like_strides(c->dim, c->sizes, c->strides, got);
 
-        ck_assert_msg(!dense_with(c->dim, c->sizes, c->strides), "case %zu is not dense", k);
+        ck_assert_msg(!testing_layout_is(tc_is_non_overlapping_and_dense, c->dim, c->sizes, c->strides), "case %zu is not dense", k);
         tc_infer_dense_strides(c->dim, c->sizes, c->strides, inferred);
         ck_assert_int_eq(n, c->dim);
         for (int64_t d = 0; d < c->dim; d++) {
@@ -3237,11 +3124,11 @@ START_TEST(test_like_add_scalar_keeps_layout)
        x = torch.arange(6).view(2, 3).t()
        (x + 10).stride() == (1, 3), (x + 0.5).stride() == (1, 3), float32;
        (torch.arange(24.).view(4, 6)[:, ::2] + 1).stride() == (3, 1) */
-    tc_tensor *ti = transposed_arange6(TC_INT64);
+    tc_tensor *ti = testing_transposed_arange6(TC_INT64);
     tc_tensor *a = tc_add_scalar(ti, 10);
     tc_tensor *b = tc_add_scalar(ti, 0.5);
     tc_tensor *base = tc_arange(0.0, 24.0, 1.0);
-    tc_tensor *gaps = over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
+    tc_tensor *gaps = testing_over(base, 2, SIZES(4, 3), SIZES(6, 2), 0);
     tc_tensor *c = tc_add_scalar(gaps, 1);
 
     ASSERT_STRIDES(a, 1, 3);
@@ -3249,10 +3136,10 @@ START_TEST(test_like_add_scalar_keeps_layout)
     ck_assert_int_eq(b->dtype, TC_FLOAT32);
     ASSERT_STRIDES(c, 3, 1);
     /* values: x + 10 == [[10, 13], [11, 14], [12, 15]]; gaps + 1 at [3, 2] is 23 */
-    ck_assert(get(a, IDX(0, 1)) == 13.0);
-    ck_assert(get(a, IDX(2, 0)) == 12.0);
-    ck_assert(get(b, IDX(1, 1)) == 4.5);
-    ck_assert(get(c, IDX(3, 2)) == 23.0);
+    ck_assert(testing_get(a, IDX(0, 1)) == 13.0);
+    ck_assert(testing_get(a, IDX(2, 0)) == 12.0);
+    ck_assert(testing_get(b, IDX(1, 1)) == 4.5);
+    ck_assert(testing_get(c, IDX(3, 2)) == 23.0);
     tc_release(ti);
     tc_release(a);
     tc_release(b);
@@ -3333,7 +3220,7 @@ START_TEST(test_overflow_views_of_empty_tensors)
 
     /* torch.empty(0, 2**62, 4): strides (0, 4, 1), 4 * 2**62 wrapped to 0;
        .select(1, 5): shape (0, 4), strides (0, 1), offset 20 */
-    assert_geometry(tc_select(tmp(tc_empty(S(0, P62, 4), TC_FLOAT32)), 1, 5), S(0, 4), S(0, 1), 20);
+    assert_geometry(tc_select(K(tc_empty(S(0, P62, 4), TC_FLOAT32)), 1, 5), S(0, 4), S(0, 1), 20);
     /* e.select(0, 1): shape (0, 3), strides (1, M), offset 2**62 */
     assert_geometry(tc_select(e, 0, 1), S(0, 3), S(1, M), P62);
     /* e.select(2, 2): 2 * M wraps to -2 */
@@ -3352,7 +3239,7 @@ START_TEST(test_overflow_views_of_empty_tensors)
     ASSERT_FAILS(tc_diagonal(f, 0, 1, 2),
           "as_strided: Negative strides are not supported at the moment, got strides: [1, -2]");
     /* f[:, 1:, 1:]: the second slice's offset M + M wraps to -2 */
-    ASSERT_FAILS(tc_slice(tmp(tc_slice(f, 1, 1, TC_END, 1)), 2, 1, TC_END, 1),
+    ASSERT_FAILS(tc_slice(K(tc_slice(f, 1, 1, TC_END, 1)), 2, 1, TC_END, 1),
           "Tensor: invalid storage offset -2");
     /* f[:, ::2**62]: stride M * 2**62 wraps */
     ASSERT_FAILS(tc_slice(f, 1, 0, TC_END, P62),
@@ -3365,12 +3252,12 @@ START_TEST(test_overflow_views_of_empty_tensors)
     assert_geometry(tc_clone(f), S(0, 3, 3), S(1, M, M), 0);
     assert_geometry(tc_contiguous(f), S(0, 3, 3), S(1, M, M), 0);
     /* torch.empty(0).as_strided((3, 0, 3), (M, 1, M)).clone() */
-    assert_geometry(tc_clone(tmp(empty_strided(S(3, 0, 3), S(M, 1, M)))), S(3, 0, 3),
+    assert_geometry(tc_clone(K(empty_strided(S(3, 0, 3), S(M, 1, M)))), S(3, 0, 3),
                     S(M, 1, M), 0);
     /* torch.empty(0).as_strided((0, 2**62, 4), (1, 1, 1)).flatten(1, 2) gives a
        wrapped (0, 0) in PyTorch; the product overflows: PyTorch's message for
        torch.empty(0).as_strided((2**62, 4, 0), (1, 1, 1)).flatten(0, 1) */
-    ASSERT_FAILS(tc_flatten(tmp(empty_strided(S(0, P62, 4), S(1, 1, 1))), 1, 2),
+    ASSERT_FAILS(tc_flatten(K(empty_strided(S(0, P62, 4), S(1, 1, 1))), 1, 2),
           "numel: integer multiplication overflow");
     tc_release(e);
     tc_release(f);
@@ -3413,47 +3300,39 @@ END_TEST
 
 /* -------------------------------------------------------------------- suite */
 
-static TCase *tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-
-    tcase_add_checked_fixture(tc, setup, teardown);
-    return tc;
-}
-
 Suite *suite_ch02(void)
 {
     Suite *suite = suite_create("ch02");
     TCase *tc;
 
-    tc = tcase("wrap_dim");
+    tc = testing_tcase("wrap_dim", setup, teardown);
     tcase_add_test(tc, test_wrap_dim);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("transpose");
+    tc = testing_tcase("transpose", setup, teardown);
     tcase_add_test(tc, test_transpose_views);
     tcase_add_test(tc, test_transpose_errors);
     tcase_add_test(tc, test_movedim_views);
     tcase_add_test(tc, test_movedim_errors);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("narrow");
+    tc = testing_tcase("narrow", setup, teardown);
     tcase_add_test(tc, test_narrow_views);
     tcase_add_test(tc, test_narrow_errors);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("select");
+    tc = testing_tcase("select", setup, teardown);
     tcase_add_test(tc, test_select_views);
     tcase_add_test(tc, test_select_errors);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("slice");
+    tc = testing_tcase("slice", setup, teardown);
     tcase_add_test(tc, test_slice_views);
     tcase_add_test(tc, test_slice_errors);
     tcase_add_test(tc, test_slice_scalar_step_checked_first);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("expand");
+    tc = testing_tcase("expand", setup, teardown);
     tcase_add_test(tc, test_expand_views);
     tcase_add_test(tc, test_expand_errors);
     tcase_add_test(tc, test_expand_type_names);
@@ -3461,40 +3340,40 @@ Suite *suite_ch02(void)
     tcase_add_test(tc, test_expand_scalar_minus_one);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("squeeze");
+    tc = testing_tcase("squeeze", setup, teardown);
     tcase_add_test(tc, test_squeeze);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("unsqueeze");
+    tc = testing_tcase("unsqueeze", setup, teardown);
     tcase_add_test(tc, test_unsqueeze);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("flatten");
+    tc = testing_tcase("flatten", setup, teardown);
     tcase_add_test(tc, test_flatten);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("diagonal");
+    tc = testing_tcase("diagonal", setup, teardown);
     tcase_add_test(tc, test_diagonal);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("unfold");
+    tc = testing_tcase("unfold", setup, teardown);
     tcase_add_test(tc, test_unfold);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("as_strided");
+    tc = testing_tcase("as_strided", setup, teardown);
     tcase_add_test(tc, test_as_strided);
     tcase_add_test(tc, test_as_strided_negative_offset_out_of_bounds);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("view");
+    tc = testing_tcase("view", setup, teardown);
     tcase_add_test(tc, test_view_strided_inputs);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("reshape");
+    tc = testing_tcase("reshape", setup, teardown);
     tcase_add_test(tc, test_reshape);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("laid out like the input");
+    tc = testing_tcase("laid out like the input", setup, teardown);
     tcase_add_test(tc, test_shape_is_non_overlapping_and_dense);
     tcase_add_test(tc, test_shape_dense_zero_size);
     tcase_add_test(tc, test_like_preserves_dense_strides);
@@ -3504,26 +3383,26 @@ Suite *suite_ch02(void)
     tcase_add_test(tc, test_like_dense_null);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("contiguous and clone");
+    tc = testing_tcase("contiguous and clone", setup, teardown);
     tcase_add_test(tc, test_contiguous_and_clone);
     tcase_add_test(tc, test_same_object);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("chains");
+    tc = testing_tcase("chains", setup, teardown);
     tcase_add_test(tc, test_chains);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("size one and zero");
+    tc = testing_tcase("size one and zero", setup, teardown);
     tcase_add_test(tc, test_size_one_and_zero);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("refcounts");
+    tc = testing_tcase("refcounts", setup, teardown);
     tcase_add_test(tc, test_refcount_view_outlives_base);
     tcase_add_test(tc, test_refcount_copies_and_failures);
     tcase_add_test(tc, test_refcount_write_through_view);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("copy_");
+    tc = testing_tcase("copy_", setup, teardown);
     tcase_add_test(tc, test_copy_float_to_int64);
     tcase_add_test(tc, test_copy_other_conversions);
     tcase_add_test(tc, test_copy_int64_to_float32_rounds_once);
@@ -3539,11 +3418,11 @@ Suite *suite_ch02(void)
     tcase_add_test(tc, test_copy_into_views);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("random view chains");
+    tc = testing_tcase("random view chains", setup, teardown);
     tcase_add_test(tc, test_property_random_view_chains);
     suite_add_tcase(suite, tc);
 
-    tc = tcase("issue 15: overflow, dim counts, NULL");
+    tc = testing_tcase("issue 15: overflow, dim counts, NULL", setup, teardown);
     tcase_add_test(tc, test_overflow_as_strided_offsets);
     tcase_add_test(tc, test_overflow_views_of_empty_tensors);
     tcase_add_test(tc, test_dim_count_views);

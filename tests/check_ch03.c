@@ -40,40 +40,6 @@
 #define I64(shape, ...) tc_from_data(shape, TC_INT64, (const int64_t[]){ __VA_ARGS__ })
 #define B8(shape, ...) tc_from_data(shape, TC_BOOL, (const bool[]){ __VA_ARGS__ })
 
-/* Operands that live until the end of the test: K(t) returns t. */
-enum { CH03_POOL_MAX = 512 };
-static tc_tensor *ch03_pool[CH03_POOL_MAX];
-static int ch03_pool_n;
-
-static tc_tensor *ch03_keep(tc_tensor *t)
-{
-    if (t != NULL) {
-        ck_assert_msg(ch03_pool_n < CH03_POOL_MAX, "too many kept tensors");
-        ch03_pool[ch03_pool_n++] = t;
-    }
-    return t;
-}
-
-#define K(t) ch03_keep(t)
-
-static void ch03_drain(void)
-{
-    while (ch03_pool_n > 0)
-        tc_release(ch03_pool[--ch03_pool_n]);
-}
-
-static void ch03_setup(void)
-{
-    tc_clear_error();
-    ch03_pool_n = 0;
-}
-
-static void ch03_teardown(void)
-{
-    ch03_drain();
-    tc_clear_error();
-}
-
 /* torch.arange(n.).view(shape) (float32), kept. */
 static tc_tensor *ch03_grid(tc_shape shape) { return K(testing_grid(shape)); }
 
@@ -2232,7 +2198,7 @@ START_TEST(test_random_strided_operands)
                               trial, op, got, model);
             } while (tc_next_index(want.dim, want.sizes, index));
         checked++;
-        ch03_drain();
+        testing_release_kept();
     }
     /* the generator did exercise what it is meant to */
     ck_assert_int_gt(checked, 300);
@@ -2453,9 +2419,8 @@ END_TEST
 
 static void ch03_add(Suite *suite, const char *name, const TTest *const *tests, int n)
 {
-    TCase *tc = tcase_create(name);
+    TCase *tc = testing_tcase(name, NULL, NULL);
 
-    tcase_add_checked_fixture(tc, ch03_setup, ch03_teardown);
     tcase_set_timeout(tc, 60);
     for (int k = 0; k < n; k++)
         tcase_add_test(tc, tests[k]);

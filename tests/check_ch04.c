@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "tc.h"
+#include "testing.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -40,18 +41,11 @@
 #define CH04_VALS(...) ((const double[]){ __VA_ARGS__ })
 #define CH04_SIZE(...) (&TC_SHAPE(__VA_ARGS__))
 
-/* Objects released by the fixture's teardown, latest first. */
+/* Sparse tensors released by the fixture's teardown, latest first (K keeps
+   dense ones, tests/testing.h). */
 enum { CH04_MAX_OWNED = 512 };
-static tc_tensor *ch04_tensors[CH04_MAX_OWNED];
 static tc_sparse *ch04_sparses[CH04_MAX_OWNED];
-static int ch04_ntensors, ch04_nsparses;
-
-static tc_tensor *ch04_t(tc_tensor *t)
-{
-    ck_assert_int_lt(ch04_ntensors, CH04_MAX_OWNED);
-    ch04_tensors[ch04_ntensors++] = t;
-    return t;
-}
+static int ch04_nsparses;
 
 static tc_sparse *ch04_s(tc_sparse *s)
 {
@@ -62,7 +56,7 @@ static tc_sparse *ch04_s(tc_sparse *s)
 
 static void ch04_setup(void)
 {
-    ch04_ntensors = ch04_nsparses = 0;
+    ch04_nsparses = 0;
     tc_clear_error();
 }
 
@@ -70,8 +64,6 @@ static void ch04_teardown(void)
 {
     while (ch04_nsparses > 0)
         tc_sparse_release(ch04_sparses[--ch04_nsparses]);
-    while (ch04_ntensors > 0)
-        tc_release(ch04_tensors[--ch04_ntensors]);
     tc_clear_error();
 }
 
@@ -96,7 +88,7 @@ static void ch04_error_is(const char *expected)
 #define CH04_FAILS_T(call, expected)                                       \
     do {                                                                   \
         tc_clear_error();                                                  \
-        ck_assert_msg(ch04_t(call) == NULL, "%s succeeded, expected: %s",  \
+        ck_assert_msg(K(call) == NULL, "%s succeeded, expected: %s",  \
                       #call, expected);                                    \
         ch04_error_is(expected);                                           \
     } while (0)
@@ -104,7 +96,7 @@ static void ch04_error_is(const char *expected)
 /* A dense tensor from a shape and the C array of its dtype (owned). */
 static tc_tensor *ch04_dense(tc_shape shape, tc_dtype dtype, const void *data)
 {
-    tc_tensor *t = ch04_t(tc_from_data(shape, dtype, data));
+    tc_tensor *t = K(tc_from_data(shape, dtype, data));
 
     ck_assert_ptr_nonnull(t);
     return t;
@@ -324,7 +316,7 @@ START_TEST(test_construct_noncontiguous_values)
 {
     const float six[6] = { 0, 1, 2, 3, 4, 5 };
     tc_tensor *base = ch04_dense(TC_SHAPE(2, 3), TC_FLOAT32, six);
-    tc_tensor *vt = ch04_t(tc_t(base));
+    tc_tensor *vt = K(tc_t(base));
     tc_tensor *i = ch04_dense(TC_SHAPE(1, 3), TC_INT64, CH04_I64(1, 0, 1));
     tc_sparse *h;
 
@@ -357,7 +349,7 @@ END_TEST
 START_TEST(test_construct_zero_dim_values)
 {
     tc_tensor *i = ch04_dense(TC_SHAPE(1, 1), TC_INT64, CH04_I64(1));
-    tc_tensor *v = ch04_t(tc_full(TC_SCALAR_SHAPE, 7.0, TC_FLOAT32));
+    tc_tensor *v = K(tc_full(TC_SCALAR_SHAPE, 7.0, TC_FLOAT32));
     tc_sparse *s;
 
     /* torch.sparse_coo_tensor([[1]], torch.tensor(7.), (3,)): values are
@@ -377,7 +369,7 @@ START_TEST(test_construct_errors)
     tc_tensor *i14 = ch04_dense(TC_SHAPE(1, 4), TC_INT64, CH04_I64(0, 1, 2, 3));
     tc_tensor *v4 = ch04_dense(TC_SHAPE(4), TC_FLOAT32, CH04_F32(3, 4, 5, 6));
     tc_tensor *v3 = ch04_dense(TC_SHAPE(3), TC_FLOAT32, CH04_F32(1, 2, 3));
-    tc_tensor *v45 = ch04_t(tc_zeros(TC_SHAPE(4, 5), TC_FLOAT32));
+    tc_tensor *v45 = K(tc_zeros(TC_SHAPE(4, 5), TC_FLOAT32));
     tc_tensor *v2 = ch04_dense(TC_SHAPE(2), TC_FLOAT32, CH04_F32(1, 2));
     tc_tensor *neg = ch04_dense(TC_SHAPE(2, 2), TC_INT64, CH04_I64(-1, 1, 0, 0));
     tc_tensor *big = ch04_dense(TC_SHAPE(2, 2), TC_INT64, CH04_I64(0, 1, 0, 2));
@@ -431,8 +423,8 @@ START_TEST(test_construct_error_order_passes)
     tc_tensor *i14 = ch04_dense(TC_SHAPE(1, 4), TC_INT64, CH04_I64(0, 1, 2, 3));
     tc_tensor *i13 = ch04_dense(TC_SHAPE(1, 3), TC_INT64, CH04_I64(0, 1, 2));
     tc_tensor *v4 = ch04_dense(TC_SHAPE(4), TC_FLOAT32, CH04_F32(3, 4, 5, 6));
-    tc_tensor *v45 = ch04_t(tc_zeros(TC_SHAPE(4, 5), TC_FLOAT32));
-    tc_tensor *v25 = ch04_t(tc_zeros(TC_SHAPE(2, 5), TC_FLOAT32));
+    tc_tensor *v45 = K(tc_zeros(TC_SHAPE(4, 5), TC_FLOAT32));
+    tc_tensor *v25 = K(tc_zeros(TC_SHAPE(2, 5), TC_FLOAT32));
     tc_tensor *v2 = ch04_dense(TC_SHAPE(2), TC_FLOAT32, CH04_F32(1, 2));
     tc_tensor *a = ch04_dense(TC_SHAPE(2, 2), TC_INT64, CH04_I64(0, 5, -1, 0));
     tc_tensor *b = ch04_dense(TC_SHAPE(2, 2), TC_INT64, CH04_I64(0, 5, 0, -1));
@@ -498,7 +490,7 @@ START_TEST(test_construct_order_indices_before_values_size)
 {
     tc_tensor *big = ch04_dense(TC_SHAPE(1, 4), TC_INT64, CH04_I64(0, 1, 2, 9));
     tc_tensor *neg = ch04_dense(TC_SHAPE(1, 4), TC_INT64, CH04_I64(0, 1, 2, -2));
-    tc_tensor *v45 = ch04_t(tc_zeros(TC_SHAPE(4, 5), TC_FLOAT32));
+    tc_tensor *v45 = K(tc_zeros(TC_SHAPE(4, 5), TC_FLOAT32));
 
     /* torch.sparse_coo_tensor([[0,1,2,9]], torch.zeros(4,5), (4,4)) */
     CH04_FAILS_S(tc_sparse_coo_tensor(big, v45, CH04_SIZE(4, 4)),
@@ -512,32 +504,32 @@ END_TEST
 START_TEST(test_construct_null_propagation)
 {
     tc_tensor *v = ch04_dense(TC_SHAPE(2), TC_FLOAT32, CH04_F32(1, 2));
-    tc_tensor *dense = ch04_t(tc_ones(TC_SHAPE(3, 2), TC_FLOAT32));
+    tc_tensor *dense = K(tc_ones(TC_SHAPE(3, 2), TC_FLOAT32));
     tc_sparse *s = ch04_demo();
     /* A failed constructor, then every operation on its NULL. */
-    tc_tensor *bad = ch04_t(tc_empty(TC_SHAPE(-1, 2), TC_INT64));
+    tc_tensor *bad = K(tc_empty(TC_SHAPE(-1, 2), TC_INT64));
     tc_sparse *n = ch04_s(tc_sparse_coo_tensor(bad, v, NULL));
 
     ck_assert_ptr_null(bad);
     ck_assert_ptr_null(n);
     ck_assert_ptr_null(ch04_s(tc_sparse_coo_tensor(v, NULL, NULL)));
     ck_assert_ptr_null(ch04_s(tc_sparse_coalesce(n)));
-    ck_assert_ptr_null(ch04_t(tc_sparse_raw_indices(n)));
-    ck_assert_ptr_null(ch04_t(tc_sparse_raw_values(n)));
-    ck_assert_ptr_null(ch04_t(tc_sparse_indices(n)));
-    ck_assert_ptr_null(ch04_t(tc_sparse_values(n)));
-    ck_assert_ptr_null(ch04_t(tc_sparse_to_dense(n)));
+    ck_assert_ptr_null(K(tc_sparse_raw_indices(n)));
+    ck_assert_ptr_null(K(tc_sparse_raw_values(n)));
+    ck_assert_ptr_null(K(tc_sparse_indices(n)));
+    ck_assert_ptr_null(K(tc_sparse_values(n)));
+    ck_assert_ptr_null(K(tc_sparse_to_dense(n)));
     ck_assert_ptr_null(ch04_s(tc_to_sparse(NULL, -1)));
     ck_assert_ptr_null(ch04_s(tc_sparse_add(n, s)));
     ck_assert_ptr_null(ch04_s(tc_sparse_add(s, n)));
     ck_assert_ptr_null(ch04_s(tc_sparse_mul_scalar(n, 2)));
     ck_assert_ptr_null(ch04_s(tc_sparse_mul(s, NULL)));
     ck_assert_ptr_null(ch04_s(tc_sparse_mul_number(s, NULL)));
-    ck_assert_ptr_null(ch04_t(tc_sparse_sum(n)));
+    ck_assert_ptr_null(K(tc_sparse_sum(n)));
     ck_assert_ptr_null(ch04_s(tc_sparse_sum_dims(n, TC_DIMS(0))));
     ck_assert_ptr_null(ch04_s(tc_sparse_transpose(n, 0, 1)));
-    ck_assert_ptr_null(ch04_t(tc_sparse_mm(n, dense)));
-    ck_assert_ptr_null(ch04_t(tc_sparse_mm(s, NULL)));
+    ck_assert_ptr_null(K(tc_sparse_mm(n, dense)));
+    ck_assert_ptr_null(K(tc_sparse_mm(s, NULL)));
     ck_assert_ptr_null(tc_sparse_repr(n));
     ck_assert_int_eq(tc_sparse_print(stdout, n), -1);
     ck_assert_ptr_null(tc_sparse_retain(NULL));
@@ -565,8 +557,8 @@ END_TEST
 START_TEST(test_accessors_raw)
 {
     tc_sparse *s = ch04_demo();
-    tc_tensor *i = ch04_t(tc_sparse_raw_indices(s));
-    tc_tensor *v = ch04_t(tc_sparse_raw_values(s));
+    tc_tensor *i = K(tc_sparse_raw_indices(s));
+    tc_tensor *v = K(tc_sparse_raw_values(s));
 
     /* s._indices(), s._values(): the raw lists, duplicates and all */
     ch04_expect_dense(i, TC_INT64, 2, CH04_I64(2, 4), CH04_VALS(0, 1, 1, 0, 2, 0, 2, 2));
@@ -575,7 +567,7 @@ START_TEST(test_accessors_raw)
     ck_assert_ptr_eq(v, s->values);
     /* s._values()[0] = 100.; s.to_dense() == [[0,0,106],[4,0,5]]: not a copy */
     ck_assert_int_eq(tc_set(v, CH04_I64(0), 100.0), 0);
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(s)), TC_FLOAT32, 2, CH04_I64(2, 3),
+    ch04_expect_dense(K(tc_sparse_to_dense(s)), TC_FLOAT32, 2, CH04_I64(2, 3),
                       CH04_VALS(0, 0, 106, 4, 0, 5));
 }
 END_TEST
@@ -591,9 +583,9 @@ START_TEST(test_accessors_refuse_uncoalesced)
     CH04_FAILS_T(tc_sparse_values(s),
                  "Cannot get values on an uncoalesced tensor, please call .coalesce() first");
     /* c.indices() == [[0,1,1],[2,0,2]], c.values() == [9.,4.,5.] */
-    ch04_expect_dense(ch04_t(tc_sparse_indices(c)), TC_INT64, 2, CH04_I64(2, 3),
+    ch04_expect_dense(K(tc_sparse_indices(c)), TC_INT64, 2, CH04_I64(2, 3),
                       CH04_VALS(0, 1, 1, 2, 0, 2));
-    ch04_expect_dense(ch04_t(tc_sparse_values(c)), TC_FLOAT32, 1, CH04_I64(3),
+    ch04_expect_dense(K(tc_sparse_values(c)), TC_FLOAT32, 1, CH04_I64(3),
                       CH04_VALS(9, 4, 5));
     ck_assert_ptr_null(tc_error());
 }
@@ -720,7 +712,7 @@ START_TEST(test_coalesce_no_sparse_dims)
 
     ch04_expect_shape(z, 1, CH04_I64(2), 0);
     ck_assert(!z->coalesced);
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(z)), TC_FLOAT32, 1, CH04_I64(2), CH04_VALS(9, 12));
+    ch04_expect_dense(K(tc_sparse_to_dense(z)), TC_FLOAT32, 1, CH04_I64(2), CH04_VALS(9, 12));
     ch04_expect_shape(c, 1, CH04_I64(2), 0);
     ch04_expect_tensor_sizes(c->indices, 2, CH04_I64(0, 1));
     ch04_expect_lists(c, 1, CH04_I64(0), TC_FLOAT32, CH04_VALS(9, 12), true);
@@ -1099,28 +1091,28 @@ END_TEST
 START_TEST(test_to_dense)
 {
     /* s.to_dense() == [[0.,0.,9.],[4.,0.,5.]] (duplicates summed) */
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(ch04_demo())), TC_FLOAT32, 2, CH04_I64(2, 3),
+    ch04_expect_dense(K(tc_sparse_to_dense(ch04_demo())), TC_FLOAT32, 2, CH04_I64(2, 3),
                       CH04_VALS(0, 0, 9, 4, 0, 5));
     /* torch.sparse_coo_tensor([[1,0,1]], [[1.,2.],[3.,4.],[5.,6.]], (3,2)).to_dense()
        == [[3.,4.],[6.,8.],[0.,0.]] */
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(ch04_coo(1, 3, CH04_I64(1, 0, 1),
+    ch04_expect_dense(K(tc_sparse_to_dense(ch04_coo(1, 3, CH04_I64(1, 0, 1),
                                                          TC_SHAPE(3, 2), TC_FLOAT32,
                                                          CH04_F32(1, 2, 3, 4, 5, 6),
                                                          CH04_SIZE(3, 2)))),
                       TC_FLOAT32, 2, CH04_I64(3, 2), CH04_VALS(3, 4, 6, 8, 0, 0));
     /* e.to_dense() == zeros(2, 3) */
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(ch04_empty(TC_FLOAT32))), TC_FLOAT32, 2,
+    ch04_expect_dense(K(tc_sparse_to_dense(ch04_empty(TC_FLOAT32))), TC_FLOAT32, 2,
                       CH04_I64(2, 3), CH04_VALS(0, 0, 0, 0, 0, 0));
     /* torch.sparse_coo_tensor(s's indices, torch.tensor([3,4,5,6]), (2,3)).to_dense():
        [[0,0,9],[4,0,5]] int64 */
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(ch04_coo(2, 4, CH04_I64(0, 1, 1, 0, 2, 0, 2, 2),
+    ch04_expect_dense(K(tc_sparse_to_dense(ch04_coo(2, 4, CH04_I64(0, 1, 1, 0, 2, 0, 2, 2),
                                                          TC_SHAPE(4), TC_INT64,
                                                          CH04_I64(3, 4, 5, 6),
                                                          CH04_SIZE(2, 3)))),
                       TC_INT64, 2, CH04_I64(2, 3), CH04_VALS(0, 0, 9, 4, 0, 5));
     /* torch.sparse_coo_tensor([[0,1,0]], torch.tensor([True,False,True]), (3,)).to_dense()
        == [True, False, False] */
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(ch04_coo(1, 3, CH04_I64(0, 1, 0), TC_SHAPE(3),
+    ch04_expect_dense(K(tc_sparse_to_dense(ch04_coo(1, 3, CH04_I64(0, 1, 0), TC_SHAPE(3),
                                                          TC_BOOL, CH04_BOOL(true, false, true),
                                                          CH04_SIZE(3)))),
                       TC_BOOL, 1, CH04_I64(3), CH04_VALS(1, 0, 0));
@@ -1175,7 +1167,7 @@ END_TEST
 START_TEST(test_to_sparse_special_inputs)
 {
     /* torch.zeros(2,3).to_sparse(): indices [[],[]] (2, 0), values [], True */
-    tc_sparse *z = ch04_s(tc_to_sparse(ch04_t(tc_zeros(TC_SHAPE(2, 3), TC_FLOAT32)), -1));
+    tc_sparse *z = ch04_s(tc_to_sparse(K(tc_zeros(TC_SHAPE(2, 3), TC_FLOAT32)), -1));
     /* torch.tensor([0.,1.5,0.,-2.]).to_sparse(): [[1,3]], [1.5,-2.] */
     tc_sparse *v = ch04_s(tc_to_sparse(ch04_dense(TC_SHAPE(4), TC_FLOAT32,
                                                   CH04_F32(0, 1.5f, 0, -2)), -1));
@@ -1189,11 +1181,11 @@ START_TEST(test_to_sparse_special_inputs)
                                                   CH04_BOOL(true, false, false, true)), -1));
     /* x.t().to_sparse(): [[0,1,2],[2,0,2]], [3.,2.,-1.] */
     tc_tensor *x = ch04_dense(TC_SHAPE(3, 3), TC_FLOAT32, CH04_F32(0, 2, 0, 0, 0, 0, 3, 0, -1));
-    tc_sparse *xt = ch04_s(tc_to_sparse(ch04_t(tc_t(x)), -1));
+    tc_sparse *xt = ch04_s(tc_to_sparse(K(tc_t(x)), -1));
     /* torch.tensor(5.).to_sparse(): indices size (0, 1), values [5.], size (), nnz 1;
        torch.tensor(0.).to_sparse(): nnz 0 */
-    tc_sparse *five = ch04_s(tc_to_sparse(ch04_t(tc_full(TC_SCALAR_SHAPE, 5.0, TC_FLOAT32)), -1));
-    tc_sparse *zero = ch04_s(tc_to_sparse(ch04_t(tc_full(TC_SCALAR_SHAPE, 0.0, TC_FLOAT32)), 0));
+    tc_sparse *five = ch04_s(tc_to_sparse(K(tc_full(TC_SCALAR_SHAPE, 5.0, TC_FLOAT32)), -1));
+    tc_sparse *zero = ch04_s(tc_to_sparse(K(tc_full(TC_SCALAR_SHAPE, 0.0, TC_FLOAT32)), 0));
 
     ch04_expect_shape(z, 2, CH04_I64(2, 3), 2);
     ch04_expect_lists(z, 0, CH04_I64(0), TC_FLOAT32, CH04_VALS(0), true);
@@ -1222,14 +1214,14 @@ START_TEST(test_to_sparse_round_trips)
     /* h = torch.sparse_coo_tensor([[1,0,1]], [[1.,2.],[3.,4.],[5.,6.]], (3,2)) */
     tc_sparse *h = ch04_coo(1, 3, CH04_I64(1, 0, 1), TC_SHAPE(3, 2), TC_FLOAT32,
                             CH04_F32(1, 2, 3, 4, 5, 6), CH04_SIZE(3, 2));
-    tc_tensor *hd = ch04_t(tc_sparse_to_dense(h));
+    tc_tensor *hd = K(tc_sparse_to_dense(h));
     tc_sparse *r;
 
     /* s.to_dense().to_sparse(): [[0,1,1],[2,0,2]], [9.,4.,5.], True: s.coalesce() */
-    r = ch04_s(tc_to_sparse(ch04_t(tc_sparse_to_dense(s)), -1));
+    r = ch04_s(tc_to_sparse(K(tc_sparse_to_dense(s)), -1));
     ch04_expect_lists(r, 3, CH04_I64(0, 1, 1, 2, 0, 2), TC_FLOAT32, CH04_VALS(9, 4, 5), true);
     /* and back: r.to_dense() == s.to_dense() */
-    ck_assert(tc_equal(ch04_t(tc_sparse_to_dense(r)), ch04_t(tc_sparse_to_dense(s))));
+    ck_assert(tc_equal(K(tc_sparse_to_dense(r)), K(tc_sparse_to_dense(s))));
     /* h.to_dense().to_sparse(1): [[0,1]], [[3.,4.],[6.,8.]], True */
     r = ch04_s(tc_to_sparse(hd, 1));
     ch04_expect_shape(r, 2, CH04_I64(3, 2), 1);
@@ -1238,18 +1230,18 @@ START_TEST(test_to_sparse_round_trips)
     r = ch04_s(tc_to_sparse(hd, -1));
     ch04_expect_lists(r, 4, CH04_I64(0, 0, 1, 1, 0, 1, 0, 1), TC_FLOAT32, CH04_VALS(3, 4, 6, 8),
                       true);
-    ck_assert(tc_equal(ch04_t(tc_sparse_to_dense(r)), hd));
+    ck_assert(tc_equal(K(tc_sparse_to_dense(r)), hd));
 }
 END_TEST
 
 START_TEST(test_to_sparse_errors)
 {
-    tc_tensor *x = ch04_t(tc_zeros(TC_SHAPE(3, 3), TC_FLOAT32));
+    tc_tensor *x = K(tc_zeros(TC_SHAPE(3, 3), TC_FLOAT32));
 
     /* torch.zeros(3,3).to_sparse(3) */
     CH04_FAILS_S(tc_to_sparse(x, 3), "sparse_dim must be less than or equal to self.dim()");
     /* torch.tensor(5.).to_sparse(1) */
-    CH04_FAILS_S(tc_to_sparse(ch04_t(tc_full(TC_SCALAR_SHAPE, 5.0, TC_FLOAT32)), 1),
+    CH04_FAILS_S(tc_to_sparse(K(tc_full(TC_SCALAR_SHAPE, 5.0, TC_FLOAT32)), 1),
                  "sparse_dim must be less than or equal to self.dim()");
 }
 END_TEST
@@ -1281,7 +1273,7 @@ START_TEST(test_add_merge_walk_uncoalesced)
                       CH04_VALS(3, 4, 10, 20, 30, 5, 6), false);
     /* the sum is right: (s+t).to_dense() == s.to_dense() + t.to_dense()
        == [[30.,0.,29.],[4.,10.,5.]] */
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(st)), TC_FLOAT32, 2, CH04_I64(2, 3),
+    ch04_expect_dense(K(tc_sparse_to_dense(st)), TC_FLOAT32, 2, CH04_I64(2, 3),
                       CH04_VALS(30, 0, 29, 4, 10, 5));
 }
 END_TEST
@@ -1471,7 +1463,7 @@ END_TEST
 START_TEST(test_mul_zero_dim_tensor)
 {
     tc_sparse *s = ch04_demo();
-    tc_tensor *two = ch04_t(tc_full(TC_SCALAR_SHAPE, 2.0, TC_FLOAT64));
+    tc_tensor *two = K(tc_full(TC_SCALAR_SHAPE, 2.0, TC_FLOAT64));
 
     /* (s * torch.tensor(2., dtype=torch.float64))._values(): [6.,8.,10.,12.], float32 */
     ch04_expect_lists(ch04_s(tc_sparse_mul(s, two)), 4, CH04_I64(0, 1, 1, 0, 2, 0, 2, 2),
@@ -1492,18 +1484,18 @@ START_TEST(test_sum_all)
     tc_tensor *r;
 
     /* torch.sparse.sum(s) == tensor(18.) */
-    r = ch04_t(tc_sparse_sum(ch04_demo()));
+    r = K(tc_sparse_sum(ch04_demo()));
     ch04_expect_dense(r, TC_FLOAT32, 0, NULL, CH04_VALS(18));
     /* torch.sparse.sum(torch.sparse_coo_tensor(s's indices, torch.tensor([3,4,5,6]),
        (2,3))) == tensor(18) */
-    r = ch04_t(tc_sparse_sum(ch04_coo(2, 4, CH04_I64(0, 1, 1, 0, 2, 0, 2, 2), TC_SHAPE(4),
+    r = K(tc_sparse_sum(ch04_coo(2, 4, CH04_I64(0, 1, 1, 0, 2, 0, 2, 2), TC_SHAPE(4),
                                       TC_INT64, CH04_I64(3, 4, 5, 6), CH04_SIZE(2, 3))));
     ch04_expect_dense(r, TC_INT64, 0, NULL, CH04_VALS(18));
     /* torch.sparse.sum(h) for h = torch.sparse_coo_tensor([[1,0,1],[0,2,0]],
        torch.arange(12.).view(3,2,2), (2,3,2,2)) == tensor(66.) */
-    ch04_expect_dense(ch04_t(tc_sparse_sum(h)), TC_FLOAT32, 0, NULL, CH04_VALS(66));
+    ch04_expect_dense(K(tc_sparse_sum(h)), TC_FLOAT32, 0, NULL, CH04_VALS(66));
     /* torch.sparse.sum(e) == tensor(0.) */
-    ch04_expect_dense(ch04_t(tc_sparse_sum(ch04_empty(TC_FLOAT32))), TC_FLOAT32, 0, NULL,
+    ch04_expect_dense(K(tc_sparse_sum(ch04_empty(TC_FLOAT32))), TC_FLOAT32, 0, NULL,
                       CH04_VALS(0));
 }
 END_TEST
@@ -1516,7 +1508,7 @@ START_TEST(test_sum_all_coalesces_first)
     tc_sparse *f = ch04_coo(1, 4, CH04_I64(0, 1, 0, 1), TC_SHAPE(4), TC_FLOAT32,
                             CH04_F32(1e8f, 1, -1e8f, 1), CH04_SIZE(2));
 
-    ch04_expect_dense(ch04_t(tc_sparse_sum(f)), TC_FLOAT32, 0, NULL, CH04_VALS(2));
+    ch04_expect_dense(K(tc_sparse_sum(f)), TC_FLOAT32, 0, NULL, CH04_VALS(2));
 }
 END_TEST
 
@@ -1531,8 +1523,8 @@ START_TEST(test_sum_all_bool_coalesces_first)
     tc_sparse *u = ch04_coo(1, 3, CH04_I64(0, 1, 2), TC_SHAPE(3), TC_BOOL,
                             CH04_BOOL(true, false, true), CH04_SIZE(3));
 
-    ch04_expect_dense(ch04_t(tc_sparse_sum(u)), TC_INT64, 0, NULL, CH04_VALS(2));
-    ch04_expect_dense(ch04_t(tc_sparse_sum(b)), TC_INT64, 0, NULL, CH04_VALS(1));
+    ch04_expect_dense(K(tc_sparse_sum(u)), TC_INT64, 0, NULL, CH04_VALS(2));
+    ch04_expect_dense(K(tc_sparse_sum(b)), TC_INT64, 0, NULL, CH04_VALS(1));
 }
 END_TEST
 
@@ -1616,11 +1608,11 @@ START_TEST(test_sum_dims_hybrid)
        sparse tensor with no sparse dimension, whose to_dense() is that tensor */
     r = ch04_s(tc_sparse_sum_dims(h, TC_DIMS(0, 1)));
     ch04_expect_shape(r, 2, CH04_I64(2, 2), 0);
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(r)), TC_FLOAT32, 2, CH04_I64(2, 2),
+    ch04_expect_dense(K(tc_sparse_to_dense(r)), TC_FLOAT32, 2, CH04_I64(2, 2),
                       CH04_VALS(12, 15, 18, 21));
     /* torch.sparse.sum(h, [0,1,2]) is strided [30., 36.] */
     r = ch04_s(tc_sparse_sum_dims(h, TC_DIMS(0, 1, 2)));
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(r)), TC_FLOAT32, 1, CH04_I64(2),
+    ch04_expect_dense(K(tc_sparse_to_dense(r)), TC_FLOAT32, 1, CH04_I64(2),
                       CH04_VALS(30, 36));
 }
 END_TEST
@@ -1748,18 +1740,18 @@ START_TEST(test_mm_values)
     tc_sparse *s = ch04_demo();
     tc_sparse *c = ch04_s(tc_sparse_coalesce(s));
     tc_tensor *d = ch04_dense(TC_SHAPE(3, 2), TC_FLOAT32, CH04_F32(0, 1, 2, 3, 4, 5));
-    tc_tensor *r = ch04_t(tc_sparse_mm(s, d));
+    tc_tensor *r = K(tc_sparse_mm(s, d));
 
     /* torch.sparse.mm(s, torch.arange(6.).view(3,2)) == [[36.,45.],[20.,29.]]
        == s.to_dense() @ torch.arange(6.).view(3,2) (uncoalesced input) */
     ch04_expect_dense(r, TC_FLOAT32, 2, CH04_I64(2, 2), CH04_VALS(36, 45, 20, 29));
-    ck_assert(tc_equal(r, ch04_t(tc_matmul(ch04_t(tc_sparse_to_dense(s)), d))));
+    ck_assert(tc_equal(r, K(tc_matmul(K(tc_sparse_to_dense(s)), d))));
     /* torch.sparse.mm(c, ...): the same */
-    ch04_expect_dense(ch04_t(tc_sparse_mm(c, d)), TC_FLOAT32, 2, CH04_I64(2, 2),
+    ch04_expect_dense(K(tc_sparse_mm(c, d)), TC_FLOAT32, 2, CH04_I64(2, 2),
                       CH04_VALS(36, 45, 20, 29));
     /* torch.sparse.mm(e, torch.ones(3,2)) == zeros(2,2) */
-    ch04_expect_dense(ch04_t(tc_sparse_mm(ch04_empty(TC_FLOAT32),
-                                          ch04_t(tc_ones(TC_SHAPE(3, 2), TC_FLOAT32)))),
+    ch04_expect_dense(K(tc_sparse_mm(ch04_empty(TC_FLOAT32),
+                                          K(tc_ones(TC_SHAPE(3, 2), TC_FLOAT32)))),
                       TC_FLOAT32, 2, CH04_I64(2, 2), CH04_VALS(0, 0, 0, 0));
 }
 END_TEST
@@ -1767,8 +1759,8 @@ END_TEST
 START_TEST(test_mm_no_columns)
 {
     /* torch.sparse.mm(s, torch.ones(3,0)) == tensor([], size=(2, 0)) */
-    ch04_expect_dense(ch04_t(tc_sparse_mm(ch04_demo(),
-                                          ch04_t(tc_ones(TC_SHAPE(3, 0), TC_FLOAT32)))),
+    ch04_expect_dense(K(tc_sparse_mm(ch04_demo(),
+                                          K(tc_ones(TC_SHAPE(3, 0), TC_FLOAT32)))),
                       TC_FLOAT32, 2, CH04_I64(2, 0), CH04_VALS(0));
 }
 END_TEST
@@ -1785,10 +1777,10 @@ START_TEST(test_mm_float64_and_int64)
 
     /* torch.sparse.mm(sd, dd).tolist() == [[0.9000000000000001, 27.0], [2.5, 20.0]]
        (entry by entry: 3*0.1 + 6*0.1; the dense product sd.to_dense() @ dd gives 0.9) */
-    ch04_expect_dense(ch04_t(tc_sparse_mm(sd, dd)), TC_FLOAT64, 2, CH04_I64(2, 2),
+    ch04_expect_dense(K(tc_sparse_mm(sd, dd)), TC_FLOAT64, 2, CH04_I64(2, 2),
                       CH04_VALS(0.9000000000000001, 27.0, 2.5, 20.0));
     /* torch.sparse.mm(si, torch.arange(6).view(3,2)) == [[36,45],[20,29]] int64 */
-    ch04_expect_dense(ch04_t(tc_sparse_mm(si, di)), TC_INT64, 2, CH04_I64(2, 2),
+    ch04_expect_dense(K(tc_sparse_mm(si, di)), TC_INT64, 2, CH04_I64(2, 2),
                       CH04_VALS(36, 45, 20, 29));
 }
 END_TEST
@@ -1801,18 +1793,18 @@ START_TEST(test_mm_errors)
                              CH04_SIZE(2));
 
     /* torch.sparse.mm(s, torch.ones(4,2)) */
-    CH04_FAILS_T(tc_sparse_mm(s, ch04_t(tc_ones(TC_SHAPE(4, 2), TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(s, K(tc_ones(TC_SHAPE(4, 2), TC_FLOAT32))),
                  "addmm: Argument #3 (dense): Expected dim 0 size 3, got 4");
     /* torch.sparse.mm(s, torch.ones(4,2,dtype=torch.float64)): the size first */
-    CH04_FAILS_T(tc_sparse_mm(s, ch04_t(tc_ones(TC_SHAPE(4, 2), TC_FLOAT64))),
+    CH04_FAILS_T(tc_sparse_mm(s, K(tc_ones(TC_SHAPE(4, 2), TC_FLOAT64))),
                  "addmm: Argument #3 (dense): Expected dim 0 size 3, got 4");
     /* torch.sparse.mm(s, torch.ones(3)), torch.sparse.mm(s, torch.ones(4)) */
-    CH04_FAILS_T(tc_sparse_mm(s, ch04_t(tc_ones(TC_SHAPE(3), TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(s, K(tc_ones(TC_SHAPE(3), TC_FLOAT32))),
                  "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
-    CH04_FAILS_T(tc_sparse_mm(s, ch04_t(tc_ones(TC_SHAPE(4), TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(s, K(tc_ones(TC_SHAPE(4), TC_FLOAT32))),
                  "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
     /* torch.sparse.mm(s1, torch.ones(2,2)) */
-    CH04_FAILS_T(tc_sparse_mm(s1, ch04_t(tc_ones(TC_SHAPE(2, 2), TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(s1, K(tc_ones(TC_SHAPE(2, 2), TC_FLOAT32))),
                  "Dimension out of range (expected to be in range of [-1, 0], but got -2)");
 }
 END_TEST
@@ -1823,10 +1815,10 @@ START_TEST(test_mm_dtype_mismatch)
                              CH04_F64(3, 4, 5, 6), CH04_SIZE(2, 3));
 
     /* torch.sparse.mm(s, torch.ones(3,2,dtype=torch.float64)) */
-    CH04_FAILS_T(tc_sparse_mm(ch04_demo(), ch04_t(tc_ones(TC_SHAPE(3, 2), TC_FLOAT64))),
+    CH04_FAILS_T(tc_sparse_mm(ch04_demo(), K(tc_ones(TC_SHAPE(3, 2), TC_FLOAT64))),
                  "expected scalar type Float but found Double");
     /* torch.sparse.mm(sd, torch.ones(3,2)) */
-    CH04_FAILS_T(tc_sparse_mm(sd, ch04_t(tc_ones(TC_SHAPE(3, 2), TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(sd, K(tc_ones(TC_SHAPE(3, 2), TC_FLOAT32))),
                  "expected scalar type Double but found Float");
 }
 END_TEST
@@ -1834,7 +1826,7 @@ END_TEST
 START_TEST(test_mm_dense_3d)
 {
     /* torch.sparse.mm(s, torch.ones(3,2,2)) */
-    CH04_FAILS_T(tc_sparse_mm(ch04_demo(), ch04_t(tc_ones(TC_SHAPE(3, 2, 2), TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(ch04_demo(), K(tc_ones(TC_SHAPE(3, 2, 2), TC_FLOAT32))),
                  "addmm: matrices expected, got 3D tensor");
 }
 END_TEST
@@ -1842,7 +1834,7 @@ END_TEST
 START_TEST(test_mm_dense_0d)
 {
     /* torch.sparse.mm(s, torch.tensor(1.)) */
-    CH04_FAILS_T(tc_sparse_mm(ch04_demo(), ch04_t(tc_full(TC_SCALAR_SHAPE, 1.0, TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(ch04_demo(), K(tc_full(TC_SCALAR_SHAPE, 1.0, TC_FLOAT32))),
                  "Dimension specified as -1 but tensor has no dimensions");
 }
 END_TEST
@@ -1854,7 +1846,7 @@ START_TEST(test_mm_sparse_3d)
                              CH04_SIZE(2, 2, 2));
 
     /* torch.sparse.mm(s3, torch.ones(2,2)) */
-    CH04_FAILS_T(tc_sparse_mm(s3, ch04_t(tc_ones(TC_SHAPE(2, 2), TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(s3, K(tc_ones(TC_SHAPE(2, 2), TC_FLOAT32))),
                  "addmm: matrices expected, got 3D tensor");
 }
 END_TEST
@@ -1866,7 +1858,7 @@ START_TEST(test_mm_sparse_hybrid)
                             CH04_F32(1, 2, 3, 4, 5, 6), CH04_SIZE(3, 2));
 
     /* torch.sparse.mm(h, torch.ones(2,2)) */
-    CH04_FAILS_T(tc_sparse_mm(h, ch04_t(tc_ones(TC_SHAPE(2, 2), TC_FLOAT32))),
+    CH04_FAILS_T(tc_sparse_mm(h, K(tc_ones(TC_SHAPE(2, 2), TC_FLOAT32))),
                  "addmm: matrices expected, got 1D tensor");
 }
 END_TEST
@@ -1981,7 +1973,7 @@ START_TEST(test_repr_empty)
                      "       values=tensor([], size=(0,)),\n"
                      "       size=(0, 0), nnz=0, layout=torch.sparse_coo)");
     /* repr(torch.tensor(5.).to_sparse()) */
-    ch04_expect_repr(ch04_s(tc_to_sparse(ch04_t(tc_full(TC_SCALAR_SHAPE, 5.0, TC_FLOAT32)), -1)),
+    ch04_expect_repr(ch04_s(tc_to_sparse(K(tc_full(TC_SCALAR_SHAPE, 5.0, TC_FLOAT32)), -1)),
                      "tensor(indices=tensor([], size=(0, 1)),\n"
                      "       values=tensor([5.]),\n"
                      "       size=(), nnz=1, layout=torch.sparse_coo)");
@@ -2187,7 +2179,7 @@ START_TEST(test_huge_to_dense_empty)
     tc_sparse *s = ch04_coo(2, 1, CH04_I64(1, 2), TC_SHAPE(1, 0), TC_FLOAT32, CH04_F32(0),
                             CH04_SIZE(CH04_2P32, CH04_2P31, 0));
 
-    ch04_expect_dense(ch04_t(tc_sparse_to_dense(s)), TC_FLOAT32, 3,
+    ch04_expect_dense(K(tc_sparse_to_dense(s)), TC_FLOAT32, 3,
                       CH04_I64(CH04_2P32, CH04_2P31, 0), CH04_VALS(0));
 }
 END_TEST
@@ -2195,10 +2187,10 @@ END_TEST
 START_TEST(test_huge_to_sparse_empty_dense_dim)
 {
     /* torch.zeros(2**40, 0).to_sparse(1): indices (1, 0), values (0, 0), nnz 0 */
-    tc_tensor *wide = ch04_t(tc_zeros(TC_SHAPE((int64_t)1 << 40, 0), TC_FLOAT32));
+    tc_tensor *wide = K(tc_zeros(TC_SHAPE((int64_t)1 << 40, 0), TC_FLOAT32));
     /* torch.zeros(2**32, 2**31, 0).to_sparse(2) and .to_sparse(): indices (2, 0)
        and (3, 0), values (0, 0) and (0,) */
-    tc_tensor *deep = ch04_t(tc_zeros(TC_SHAPE(CH04_2P32, CH04_2P31, 0), TC_FLOAT32));
+    tc_tensor *deep = K(tc_zeros(TC_SHAPE(CH04_2P32, CH04_2P31, 0), TC_FLOAT32));
     tc_sparse *a = ch04_s(tc_to_sparse(wide, 1));
     tc_sparse *b = ch04_s(tc_to_sparse(deep, 2));
     tc_sparse *c = ch04_s(tc_to_sparse(deep, -1));
@@ -2279,25 +2271,17 @@ END_TEST
 
 /* ------------------------------------------------------------------ suite */
 
-static TCase *ch04_tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-
-    tcase_add_checked_fixture(tc, ch04_setup, ch04_teardown);
-    return tc;
-}
-
 Suite *suite_ch04(void)
 {
     Suite *s = suite_create("ch04");
     TCase *tc;
 
-    tc = ch04_tcase("issue 15: dim counts, NULL");
+    tc = testing_tcase("issue 15: dim counts, NULL", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_null_rule_sparse);
     tcase_add_test(tc, test_dim_count_sparse);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("construction");
+    tc = testing_tcase("construction", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_construct_with_size);
     tcase_add_test(tc, test_construct_inferred_size);
     tcase_add_test(tc, test_construct_float_indices);
@@ -2313,13 +2297,13 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_construct_refcount);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("accessors");
+    tc = testing_tcase("accessors", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_accessors_raw);
     tcase_add_test(tc, test_accessors_refuse_uncoalesced);
     tcase_add_test(tc, test_accessors_dims_and_nnz);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("coalesce");
+    tc = testing_tcase("coalesce", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_coalesce_sums_duplicates);
     tcase_add_test(tc, test_coalesce_sums_in_order);
     tcase_add_test(tc, test_coalesce_unsorted);
@@ -2336,7 +2320,7 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_coalesce_large_other_pass_counts);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("to_dense and to_sparse");
+    tc = testing_tcase("to_dense and to_sparse", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_to_dense);
     tcase_add_test(tc, test_to_sparse_full);
     tcase_add_test(tc, test_to_sparse_hybrid);
@@ -2346,7 +2330,7 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_to_sparse_nonpositive_sparse_dim);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("addition");
+    tc = testing_tcase("addition", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_add_merge_walk_uncoalesced);
     tcase_add_test(tc, test_add_one_coalesced);
     tcase_add_test(tc, test_add_both_coalesced);
@@ -2358,12 +2342,12 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_add_empty_other_density);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("multiplication by numbers");
+    tc = testing_tcase("multiplication by numbers", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_mul_scalar);
     tcase_add_test(tc, test_mul_zero_dim_tensor);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("sums");
+    tc = testing_tcase("sums", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_sum_all);
     tcase_add_test(tc, test_sum_all_coalesces_first);
     tcase_add_test(tc, test_sum_all_bool_coalesces_first);
@@ -2373,14 +2357,14 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_sum_dims_errors);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("transpose");
+    tc = testing_tcase("transpose", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_transpose_lists);
     tcase_add_test(tc, test_transpose_one_entry_uncoalesced);
     tcase_add_test(tc, test_transpose_same_dim_keeps_coalesced);
     tcase_add_test(tc, test_transpose_errors);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("sparse.mm");
+    tc = testing_tcase("sparse.mm", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_mm_values);
     tcase_add_test(tc, test_mm_no_columns);
     tcase_add_test(tc, test_mm_float64_and_int64);
@@ -2392,7 +2376,7 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_mm_sparse_hybrid);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("printing");
+    tc = testing_tcase("printing", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_repr_demo_and_coalesced);
     tcase_add_test(tc, test_repr_hybrid_and_dtypes);
     tcase_add_test(tc, test_repr_wrapping);
@@ -2400,12 +2384,12 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_repr_print);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("bytes");
+    tc = testing_tcase("bytes", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_bytes_nbytes);
     tcase_add_test(tc, test_bytes_break_even);
     suite_add_tcase(s, tc);
 
-    tc = ch04_tcase("huge sizes");
+    tc = testing_tcase("huge sizes", ch04_setup, ch04_teardown);
     tcase_add_test(tc, test_huge_inferred_size);
     tcase_add_test(tc, test_huge_numel_refused);
     tcase_add_test(tc, test_huge_coalesce_below_2_63);

@@ -2,6 +2,8 @@
 #ifndef TESTING_H
 #define TESTING_H
 
+#include <check.h>
+
 #include "tc.h"
 
 /* Assert that t (the result of `what`, at `line`) is NULL and that the
@@ -15,5 +17,67 @@ void testing_fails(int line, const char *what, tc_tensor *t, const char *expecte
 /* torch.arange(n.).view(shape), float32, n the number of elements: a new
    reference (the test fails if it cannot be made). */
 tc_tensor *testing_grid(tc_shape shape);
+
+/* Sizes, strides or an index, written inline: SIZES(2, 3), IDX(0, 1). */
+#define SIZES(...) ((const int64_t[]){ __VA_ARGS__ })
+#define IDX(...) ((const int64_t[]){ __VA_ARGS__ })
+
+/* Assert t's dim and each of its strides (sizes) against the list. */
+#define ASSERT_STRIDES(t, ...)                                             \
+    do {                                                                   \
+        const int64_t want_[] = { __VA_ARGS__ };                           \
+        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
+        ck_assert_int_eq((t)->dim, n_);                                    \
+        for (int64_t d_ = 0; d_ < n_; d_++)                                \
+            ck_assert_int_eq((t)->strides[d_], want_[d_]);                 \
+    } while (0)
+
+#define ASSERT_SIZES(t, ...)                                               \
+    do {                                                                   \
+        const int64_t want_[] = { __VA_ARGS__ };                           \
+        int64_t n_ = (int64_t)(sizeof want_ / sizeof want_[0]);            \
+        ck_assert_int_eq((t)->dim, n_);                                    \
+        for (int64_t d_ = 0; d_ < n_; d_++)                                \
+            ck_assert_int_eq((t)->sizes[d_], want_[d_]);                   \
+    } while (0)
+
+/* The element of t at index, as a double (the read must succeed). */
+double testing_get(const tc_tensor *t, const int64_t *index);
+
+/* A header over base's storage with the given layout. */
+tc_tensor *testing_over(const tc_tensor *base, int64_t dim, const int64_t *sizes,
+                        const int64_t *strides, int64_t offset);
+
+/* torch.arange(6.).view(2, 3).t() (float32) or torch.arange(6).view(2, 3).t()
+   (int64): sizes (3, 2), strides (1, 3). */
+tc_tensor *testing_transposed_arange6(tc_dtype dtype);
+
+/* A storage of 1024 float32 elements, to lay headers over. */
+tc_storage *testing_scratch_storage(void);
+
+/* query(t) for a float32 header with this layout over a scratch storage:
+   asks tc_is_contiguous and its kin about layouts no view makes. */
+bool testing_layout_is(bool (*query)(const tc_tensor *), int64_t dim,
+                       const int64_t *sizes, const int64_t *strides);
+
+/* The strides of empty_like of a tensor with this layout, into out;
+   returns the result's dim, or -1 if empty_like failed. No assertion
+   fires before everything is released. */
+int64_t testing_empty_like_strides(int64_t dim, const int64_t *sizes,
+                                   const int64_t *strides, int64_t *out);
+
+/* Temporaries: K(t) returns t and releases it when the test ends (in the
+   teardown of testing_tcase), so that a chain of calls can be written as
+   one nested expression. NULL passes through. */
+tc_tensor *testing_keep(tc_tensor *t);
+#define K(t) testing_keep(t)
+
+/* Release what K kept so far (a long test that loops, between trials). */
+void testing_release_kept(void);
+
+/* A test case whose every test runs between setup and teardown (either
+   may be NULL) with no pending error before and after; what K kept is
+   released after teardown. */
+TCase *testing_tcase(const char *name, void (*setup)(void), void (*teardown)(void));
 
 #endif

@@ -6,22 +6,9 @@
 # Prints PASS/FAIL lines and ends with "answers: N passed, M failed".
 
 set -u
-cd "$(dirname "$0")/../.." || exit 2
+source "$(dirname "$0")/lib.sh"
 
 FIX=tests/tooling/fixtures/answers
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0 failed=0
-
-check() {
-    local name=$1; shift
-    if "$@" >"$TMP/log" 2>&1; then
-        echo "PASS $name"; passed=$((passed + 1))
-    else
-        echo "FAIL $name"; failed=$((failed + 1))
-        sed 's/^/    /' "$TMP/log"
-    fi
-}
 
 # weave NW OUTDIR [OUTPUTS PYTORCH]: weave one fixture chapter.
 weave() {
@@ -115,5 +102,4 @@ check "the Python run for PyTorch is the Python shown, noweb escapes undone" t_p
 check "twins check accepts language-neutral output divs" t_twins_neutral
 check "the book's captured outputs, unmarked, are the golden outputs" t_real_book
 
-echo "answers: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "answers"

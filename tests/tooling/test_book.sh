@@ -6,23 +6,9 @@
 # Prints PASS/FAIL lines and ends with "book tooling: N passed, M failed".
 
 set -u
-cd "$(dirname "$0")/../.." || exit 2
+source "$(dirname "$0")/lib.sh"
 
 FIX=tests/tooling/fixtures/book
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0 failed=0
-
-# check NAME COMMAND...: run a test function, report PASS/FAIL with output.
-check() {
-    local name=$1; shift
-    if "$@" >"$TMP/log" 2>&1; then
-        echo "PASS $name"; passed=$((passed + 1))
-    else
-        echo "FAIL $name"; failed=$((failed + 1))
-        sed 's/^/    /' "$TMP/log"
-    fi
-}
 
 # expect_twins FILE EXPECTED_TEXT: `twins.py check FILE` fails and says it.
 expect_twins() {
@@ -394,5 +380,4 @@ check "in Chromium: zh emphasis, no justify, search, switch, dark" t_in_browser
 check "browsercheck passes the fixture book" t_browsercheck
 check "browsercheck catches each kind of problem" t_browsercheck_catches
 
-echo "book tooling: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "book tooling"
