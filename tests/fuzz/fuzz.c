@@ -110,6 +110,16 @@ int64_t fz_numel(const tc_tensor *t)
     return n;
 }
 
+bool fz_numel_at_most(int64_t dim, const int64_t *sizes, int64_t limit)
+{
+    int64_t n = 1;
+
+    for (int64_t d = 0; d < dim; d++)
+        if (__builtin_mul_overflow(n, sizes[d], &n))
+            return false;
+    return n <= limit;
+}
+
 tc_tensor *fz_tensor(fz_reader *r, tc_shape shape, tc_dtype dtype)
 {
     tc_tensor *t = tc_empty(shape, dtype);

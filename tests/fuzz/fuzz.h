@@ -97,5 +97,7 @@ int64_t fz_ref_load_int64(const tc_tensor *t, const int64_t *index);
 void fz_trace(const char *what, const tc_tensor *in, const tc_tensor *out);
 /* Elements of t (a product of sizes that the caller knows fits). */
 int64_t fz_numel(const tc_tensor *t);
+/* Is the product of sizes[0..dim) at most limit (and free of overflow)? */
+bool fz_numel_at_most(int64_t dim, const int64_t *sizes, int64_t limit);
 
 #endif

@@ -83,12 +83,7 @@ static tc_sparse *build(fz_reader *r)
 /* Does a dense tensor of s's sizes have at most DENSE_LIMIT elements? */
 static bool small(const tc_sparse *s)
 {
-    int64_t n = 1;
-
-    for (int64_t d = 0; d < s->dim; d++)
-        if (__builtin_mul_overflow(n, s->sizes[d], &n))
-            return false;
-    return n <= DENSE_LIMIT;
+    return fz_numel_at_most(s->dim, s->sizes, DENSE_LIMIT);
 }
 
 static int64_t index_of(const tc_sparse *s, int64_t d, int64_t k)

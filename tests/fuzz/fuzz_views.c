@@ -64,12 +64,7 @@ static int64_t wrap(int64_t d, int64_t n)
 
 static bool walkable(const tc_tensor *t)
 {
-    int64_t n = 1;
-
-    for (int64_t d = 0; d < t->dim; d++)
-        if (__builtin_mul_overflow(n, t->sizes[d], &n))
-            return false;
-    return n <= WALK_LIMIT;
+    return fz_numel_at_most(t->dim, t->sizes, WALK_LIMIT);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
