@@ -1250,12 +1250,1269 @@ END_TEST
 
 /* =============================================================== views */
 #if CH05_VIEWS
-#include "check_ch05_views.inc"
+/* EXPECT_FN(fn, type, edges...): a node reached through edges. */
+#define EXPECT_FN(fn, type, ...) expect_node(__LINE__, fn, type, type, EDGES(__VA_ARGS__))
+#define NEXT(fn, j) ag_node_next(fn, j).node
+
+/* In place with a C number: ag_add_(t, number) and the like (new reference). */
+static tc_tensor *inplace_number(tc_tensor *(*op)(tc_tensor *, const tc_tensor *), tc_tensor *t,
+                                 double number)
+{
+    tc_tensor *n = tc_number(number);
+    tc_tensor *r = op(t, n);
+
+    tc_release(n);
+    return r;
+}
+
+/* a.3: view and shape ops (X 2x3 leaf, X3 2x3x4 leaf, x 3 leaf) */
+START_TEST(test_names_views)
+{
+    tc_tensor *X = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *X3 = ramp(S(2, 3, 4), 1, 0, true);
+    tc_tensor *x = LEAF(S(3), 1, 2, 3);
+    tc_tensor *Nn = K(ag_exp(X));
+    tc_tensor *r;
+
+    EXPECT_NODE(K(ag_t(X)), "TBackward0", ACC);
+    EXPECT_NODE(K(ag_transpose(X, 0, 1)), "TransposeBackward0", ACC);
+    EXPECT_NODE(K(ag_permute(X, S(1, 0))), "PermuteBackward0", ACC);    /* X.T */
+    EXPECT_NODE(K(ag_permute(X3, S(2, 0, 1))), "PermuteBackward0", ACC);
+    EXPECT_NODE(K(ag_view(X, S(6))), "ViewBackward0", ACC);
+    EXPECT_NODE(K(ag_view(X, S(3, 2))), "ViewBackward0", ACC);
+    EXPECT_NODE(K(ag_reshape(X, S(6))), "ReshapeAliasBackward0", ACC);
+    r = K(ag_reshape(X, S(2, 3)));    /* same shape: a new tensor, not X */
+    ck_assert_ptr_ne(r, X);
+    EXPECT_NODE(r, "ReshapeAliasBackward0", ACC);
+    EXPECT_NODE(K(ag_reshape(Nn, S(6))), "ReshapeAliasBackward0", { "ExpBackward0", 0 });
+    EXPECT_NODE(K(ag_flatten(X, 0, -1)), "ReshapeAliasBackward0", ACC);
+    r = K(ag_flatten(X3, 1, -1));
+    EXPECT_NODE(r, "ReshapeAliasBackward0", ACC);
+    ASSERT_SIZES(r, 2, 12);
+    EXPECT_NODE(K(ag_select(X, 0, 1)), "SelectBackward0", ACC);      /* X[1] */
+    EXPECT_NODE(K(ag_select(X, 1, 0)), "SelectBackward0", ACC);
+    r = K(ag_select(x, 0, 1));                                        /* x[1], 0-d */
+    EXPECT_NODE(r, "SelectBackward0", ACC);
+    ck_assert_int_eq(r->dim, 0);
+    EXPECT_NODE(K(ag_slice(x, 0, 1, 3, 1)), "SliceBackward0", ACC);  /* x[1:3] */
+    /* X[:, ::2] and X[:, 1:]: a full slice of dim 0, then dim 1 */
+    EXPECT_NODE(K(ag_slice(K(ag_slice(X, 0, 0, 2, 1)), 1, 0, 3, 2)), "SliceBackward0",
+                { "SliceBackward0", 0 });
+    EXPECT_NODE(K(ag_slice(K(ag_slice(X, 0, 0, 2, 1)), 1, 1, 3, 1)), "SliceBackward0",
+                { "SliceBackward0", 0 });
+    EXPECT_NODE(K(ag_slice(X, 0, 0, 2, 1)), "SliceBackward0", ACC);  /* X[:], X[0:2] */
+    EXPECT_NODE(K(ag_select(X, -1, 1)), "SelectBackward0", ACC);     /* X[..., 1] */
+    EXPECT_NODE(K(ag_narrow(X, 1, 1, 2)), "SliceBackward0", ACC);
+    EXPECT_NODE(K(ag_expand(x, S(2, 3))), "ExpandBackward0", ACC);
+    EXPECT_NODE(K(ag_expand(X, S(4, 2, 3))), "ExpandBackward0", ACC);
+    EXPECT_NODE(K(ag_squeeze(K(ag_view(X, S(1, 2, 1, 3))))), "SqueezeBackward0",
+                { "ViewBackward0", 0 });
+    EXPECT_NODE(K(ag_squeeze_dim(K(ag_view(X, S(1, 2, 3))), 0)), "SqueezeBackward1",
+                { "ViewBackward0", 0 });
+    EXPECT_NODE(K(ag_squeeze(X)), "SqueezeBackward0", ACC);          /* nothing to squeeze */
+    EXPECT_NODE(K(ag_squeeze_dim(X, 0)), "SqueezeBackward1", ACC);   /* dim 0 has size 2 */
+    EXPECT_NODE(K(ag_unsqueeze(X, 0)), "UnsqueezeBackward0", ACC);
+    EXPECT_NODE(K(ag_unsqueeze(X, -1)), "UnsqueezeBackward0", ACC);
+    EXPECT_NODE(K(ag_diagonal(X, 0, 0, 1)), "DiagonalBackward0", ACC);
+    EXPECT_NODE(K(ag_diagonal(X, 1, 0, 1)), "DiagonalBackward0", ACC);
+    EXPECT_NODE(K(ag_diagonal(X, -1, 0, 1)), "DiagonalBackward0", ACC);
+    EXPECT_NODE(K(ag_as_strided(X, S(2, 2), S(1, 1), 0)), "AsStridedBackward0", ACC);
+    EXPECT_NODE(K(ag_clone(X)), "CloneBackward0", ACC);
+    r = K(ag_movedim(X3, 0, 2));
+    EXPECT_NODE(r, "PermuteBackward0", ACC);
+    ASSERT_SIZES(r, 3, 4, 2);
+    ASSERT_STRIDES(r, 4, 1, 12);
+    EXPECT_NODE(K(ag_movedim(X3, 2, 0)), "PermuteBackward0", ACC);
+}
+END_TEST
+
+/* a.4: the chains of reshape, flatten and contiguous; the identity facts */
+START_TEST(test_names_reshape_chains)
+{
+    tc_tensor *X = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *x = LEAF(S(3), 1, 2, 3);
+    tc_tensor *Nn = K(ag_exp(X));
+    tc_tensor *Xt = K(ag_t(X));
+    tc_tensor *r;
+    ag_node *fn;
+
+    /* X.t().reshape(6): shape [6], stride (1,): UnsafeView -> Clone -> T -> Acc */
+    r = K(ag_reshape(Xt, S(6)));
+    ASSERT_SIZES(r, 6);
+    ASSERT_STRIDES(r, 1);
+    EXPECT_NODE(r, "UnsafeViewBackward0", { "CloneBackward0", 0 });
+    fn = NEXT(ag_grad_fn(r), 0);
+    EXPECT_FN(fn, "CloneBackward0", { "TBackward0", 0 });
+    EXPECT_FN(NEXT(fn, 0), "TBackward0", ACC);
+    ck_assert_ptr_eq(ag_node_variable(NEXT(NEXT(fn, 0), 0)), X);
+    /* X.t().flatten(): the same chain */
+    r = K(ag_flatten(Xt, 0, -1));
+    EXPECT_NODE(r, "UnsafeViewBackward0", { "CloneBackward0", 0 });
+    EXPECT_FN(NEXT(ag_grad_fn(r), 0), "CloneBackward0", { "TBackward0", 0 });
+    /* X.t().contiguous(): shape [3, 2], stride (2, 1), CloneBackward0 -> T */
+    r = K(ag_contiguous(Xt));
+    ck_assert_ptr_ne(r, Xt);
+    ASSERT_STRIDES(r, 2, 1);
+    EXPECT_NODE(r, "CloneBackward0", { "TBackward0", 0 });
+    /* X.t().reshape(3, 2): a view, stride (1, 3): ReshapeAlias -> T */
+    r = K(ag_reshape(Xt, S(3, 2)));
+    ASSERT_STRIDES(r, 1, 3);
+    EXPECT_NODE(r, "ReshapeAliasBackward0", { "TBackward0", 0 });
+    /* X.reshape(3, 2): stride (2, 1) */
+    r = K(ag_reshape(X, S(3, 2)));
+    ASSERT_STRIDES(r, 2, 1);
+    /* X.contiguous() is X; Nn.contiguous() is Nn (grad_fn ExpBackward0);
+       x.flatten() is x (1-D): no node */
+    r = K(ag_contiguous(X));
+    ck_assert_ptr_eq(r, X);
+    ck_assert_ptr_null(ag_grad_fn(r));
+    r = K(ag_contiguous(Nn));
+    ck_assert_ptr_eq(r, Nn);
+    EXPECT_NODE(r, "ExpBackward0", ACC);
+    r = K(ag_flatten(x, 0, -1));
+    ck_assert_ptr_eq(r, x);
+    ck_assert(ag_requires_grad(r));
+    /* X.view(2, 3) is not X: ViewBackward0 */
+    r = K(ag_view(X, S(2, 3)));
+    ck_assert_ptr_ne(r, X);
+    EXPECT_NODE(r, "ViewBackward0", ACC);
+}
+END_TEST
+
+/* a.5: unbind: one UnbindBackward0 shared by the outputs, output_nr 0..n-1 */
+START_TEST(test_names_unbind)
+{
+    tc_tensor *X = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *Nn = K(ag_exp(X));
+    int64_t n = -1;
+    tc_tensor **out = ag_unbind(X, 0, &n);
+
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(n, 2);
+    for (int64_t i = 0; i < n; i++) {
+        K(out[i]);
+        EXPECT_NODE(out[i], "UnbindBackward0", ACC);
+        ck_assert_int_eq(ag_output_nr(out[i]), i);
+        ASSERT_SIZES(out[i], 3);
+        ck_assert_ptr_eq(ag_grad_fn(out[i]), ag_grad_fn(out[0]));
+    }
+    free(out);
+    out = ag_unbind(X, 1, &n);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(n, 3);
+    for (int64_t i = 0; i < n; i++) {
+        K(out[i]);
+        ck_assert_int_eq(ag_output_nr(out[i]), i);
+        ck_assert_ptr_eq(ag_grad_fn(out[i]), ag_grad_fn(out[0]));
+    }
+    free(out);
+    out = ag_unbind(Nn, 0, &n);
+    ck_assert_ptr_nonnull(out);
+    for (int64_t i = 0; i < n; i++)
+        EXPECT_NODE(K(out[i]), "UnbindBackward0", { "ExpBackward0", 0 });
+    free(out);
+}
+END_TEST
+
+/* d.48 - d.51: select and slices */
+START_TEST(test_grad_select_slice)
+{
+    tc_tensor *X = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *x5 = ramp(S(5), 1, 0, true);
+    tc_tensor *y, *s;
+
+    y = K(ag_mul_scalar(K(ag_select(X, 0, 0)), 2));                  /* d.48 */
+    EXPECT_TOTAL(y, 12.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 3), 2.0, 2.0, 2.0, 0.0, 0.0, 0.0);
+    OK(ag_zero_grad(X, true));
+
+    y = K(ag_slice(X, 1, 1, 3, 1));                                   /* d.49 */
+    EXPECT_TOTAL(y, 16.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 3), 0.0, 1.0, 1.0, 0.0, 1.0, 1.0);
+    OK(ag_zero_grad(X, true));
+
+    s = K(ag_slice(X, 1, 0, 3, 2));                                   /* d.50 */
+    OK(ag_retain_grad(s));
+    y = K(ag_mul(s, s));
+    EXPECT_TOTAL(y, 62.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 3), 2.0, 0.0, 6.0, 8.0, 0.0, 12.0);
+    EXPECT_GRAD(s, S(2, 2), 2.0, 6.0, 8.0, 12.0);
+
+    y = K(ag_mul(K(ag_slice(x5, 0, 1, 3, 1)), CONST(S(2), 10, 20)));  /* d.51 */
+    EXPECT_TOTAL(y, 80.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x5, S(5), 0.0, 10.0, 20.0, 0.0, 0.0);
+}
+END_TEST
+
+/* d.53 - d.58: transpose, permute, view, reshape, flatten, narrow */
+START_TEST(test_grad_transpose_permute_reshape)
+{
+    tc_tensor *X = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *X3 = ramp(S(2, 2, 2), 1, 0, true);
+    tc_tensor *w8 = K(tc_view(K(tc_arange(0.0, 8.0, 1.0)), S(2, 2, 2)));
+    tc_tensor *w6 = K(tc_arange(0.0, 6.0, 1.0));
+    tc_tensor *y, *r;
+
+    y = K(ag_mul(K(ag_transpose(X, 0, 1)), CONST(S(3, 2), 1, 2, 3, 4, 5, 6)));    /* d.53 */
+    EXPECT_TOTAL(y, 86.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 3), 1.0, 3.0, 5.0, 2.0, 4.0, 6.0);
+    OK(ag_zero_grad(X, true));
+
+    y = K(ag_mul(K(ag_permute(X3, S(2, 0, 1))), w8));                             /* d.54 */
+    EXPECT_TOTAL(y, 154.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X3, S(2, 2, 2), 0.0, 4.0, 1.0, 5.0, 2.0, 6.0, 3.0, 7.0);
+    OK(ag_zero_grad(X3, true));
+
+    y = K(ag_mul(K(ag_view(X, S(3, 2))), CONST(S(3, 2), 1, 2, 3, 4, 5, 6)));      /* d.55 */
+    EXPECT_TOTAL(y, 91.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 3), 1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
+    OK(ag_zero_grad(X, true));
+
+    r = K(ag_reshape(K(ag_t(X)), S(6)));                                          /* d.56 */
+    OK(ag_retain_grad(r));
+    y = K(ag_mul(r, w6));
+    EXPECT_TOTAL(y, 65.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 3), 0.0, 2.0, 4.0, 1.0, 3.0, 5.0);
+    EXPECT_GRAD(r, S(6), 0.0, 1.0, 2.0, 3.0, 4.0, 5.0);
+    OK(ag_zero_grad(X, true));
+
+    y = K(ag_mul(K(ag_flatten(X, 0, -1)), w6));                                   /* d.57 */
+    EXPECT_TOTAL(y, 70.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 3), 0.0, 1.0, 2.0, 3.0, 4.0, 5.0);
+    OK(ag_zero_grad(X, true));
+
+    y = K(ag_mul(K(ag_narrow(X, 1, 1, 2)), CONST(S(2, 2), 1, 2, 3, 4)));          /* d.58 */
+    EXPECT_TOTAL(y, 47.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 3), 0.0, 1.0, 2.0, 0.0, 3.0, 4.0);
+
+    y = K(ag_mul(K(ag_movedim(X3, 0, 2)), w8));                                   /* d.73 */
+    EXPECT_TOTAL(y, 154.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X3, S(2, 2, 2), 0.0, 2.0, 4.0, 6.0, 1.0, 3.0, 5.0, 7.0);
+}
+END_TEST
+
+/* d.59 - d.62: expand, squeeze, unsqueeze; d.106's expanded leaf */
+START_TEST(test_grad_expand_squeeze)
+{
+    tc_tensor *x = LEAF(S(3), 1.0, 2.0, 3.0);
+    tc_tensor *c = LEAF(S(2, 1), 1.0, 2.0);
+    tc_tensor *q = LEAF(S(1, 1, 3), 1.0, 2.0, 3.0);
+    tc_tensor *p = LEAF(S(1, 2), 1.0, 2.0);
+    tc_tensor *xe = LEAF(S(1, 3), 1.0, 2.0, 3.0);
+    tc_tensor *y, *s;
+
+    y = K(ag_expand(x, S(4, 3)));                                     /* d.59 */
+    EXPECT_TOTAL(y, 24.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 4.0, 4.0, 4.0);
+
+    y = K(ag_mul(K(ag_expand(c, S(2, 3))), CONST(S(2, 3), 1, 2, 3, 4, 5, 6)));   /* d.60 */
+    EXPECT_TOTAL(y, 36.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(c, S(2, 1), 6.0, 15.0);
+
+    y = K(ag_mul(K(ag_squeeze(q)), CONST(S(3), 1, 2, 3)));           /* d.61 */
+    EXPECT_TOTAL(y, 14.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(q, S(1, 1, 3), 1.0, 2.0, 3.0);
+
+    s = K(ag_unsqueeze(K(ag_squeeze_dim(p, 0)), 1));                 /* d.62 */
+    OK(ag_retain_grad(s));
+    y = K(ag_mul(s, CONST(S(2, 1), 3, 4)));
+    EXPECT_TOTAL(y, 11.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(p, S(1, 2), 3.0, 4.0);
+    EXPECT_GRAD(s, S(2, 1), 3.0, 4.0);
+
+    /* d.106: xe (1,3): xe.expand(4,3).sum().backward(): [[4,4,4]] stride (3, 1) */
+    OK(backward_ones(K(ag_expand(xe, S(4, 3))), false));
+    EXPECT_GRAD(xe, S(1, 3), 4.0, 4.0, 4.0);
+    ASSERT_STRIDES(ag_grad(xe), 3, 1);
+}
+END_TEST
+
+/* d.63 - d.68: diagonal and as_strided (with overlap and an offset) */
+START_TEST(test_grad_diagonal_as_strided)
+{
+    tc_tensor *X = ramp(S(3, 3), 1, 0, true);
+    tc_tensor *X23 = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *x4 = ramp(S(4), 1, 0, true);
+    tc_tensor *x5 = ramp(S(5), 1, 0, true);
+    tc_tensor *y, *d, *a;
+
+    y = K(ag_mul(K(ag_diagonal(X, 0, 0, 1)), CONST(S(3), 1, 2, 3)));  /* d.63 */
+    EXPECT_TOTAL(y, 38.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(3, 3), 1, 0, 0, 0, 2, 0, 0, 0, 3);
+    OK(ag_zero_grad(X, true));
+
+    d = K(ag_diagonal(X, 1, 0, 1));                                   /* d.64 */
+    OK(ag_retain_grad(d));
+    y = K(ag_mul(d, CONST(S(2), 1, 2)));
+    EXPECT_TOTAL(y, 14.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(3, 3), 0, 1, 0, 0, 0, 2, 0, 0, 0);
+    EXPECT_GRAD(d, S(2), 1.0, 2.0);
+
+    d = K(ag_diagonal(X23, -1, 0, 1));                                /* d.65 */
+    OK(ag_retain_grad(d));
+    y = K(ag_mul_scalar(d, 5));
+    EXPECT_TOTAL(y, 20.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X23, S(2, 3), 0, 0, 0, 5, 0, 0);
+    EXPECT_GRAD(d, S(1), 5.0);
+
+    a = K(ag_as_strided(x4, S(3, 2), S(1, 1), 0));                    /* d.66 */
+    OK(ag_retain_grad(a));
+    EXPECT_TOTAL(a, 15.0);
+    OK(backward_ones(a, false));
+    EXPECT_GRAD(x4, S(4), 1.0, 2.0, 2.0, 1.0);
+    EXPECT_GRAD(a, S(3, 2), 1, 1, 1, 1, 1, 1);
+    OK(ag_zero_grad(x4, true));
+
+    y = K(ag_mul(K(ag_as_strided(x4, S(2, 2), S(1, 2), 0)), CONST(S(2, 2), 1, 2, 3, 4)));
+    EXPECT_TOTAL(y, 29.0);                                            /* d.67 */
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x4, S(4), 1.0, 3.0, 2.0, 4.0);
+
+    a = K(ag_as_strided(x5, S(2, 2), S(2, 1), 1));                    /* d.68 */
+    y = K(ag_mul(a, a));
+    EXPECT_TOTAL(y, 54.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x5, S(5), 0.0, 4.0, 6.0, 8.0, 10.0);
+}
+END_TEST
+
+/* d.69 - d.72, d.105: unbind, clone, t().contiguous(), selects of one leaf */
+START_TEST(test_grad_unbind_clone)
+{
+    tc_tensor *X = LEAF(S(2, 2), 1.0, 2.0, 3.0, 4.0);
+    tc_tensor *x = LEAF(S(3), 1.0, 2.0, 3.0);
+    int64_t n;
+    tc_tensor **ab = ag_unbind(X, 0, &n);
+    tc_tensor *y, *a;
+
+    ck_assert_ptr_nonnull(ab);                                        /* d.69 */
+    a = K(ab[0]);
+    K(ab[1]);
+    OK(ag_retain_grad(a));
+    y = K(ag_mul(a, ab[1]));
+    free(ab);
+    EXPECT_TOTAL(y, 11.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 2), 3.0, 4.0, 1.0, 2.0);
+    EXPECT_GRAD(a, S(2), 3.0, 4.0);
+    OK(ag_zero_grad(X, true));
+
+    ab = ag_unbind(X, 1, &n);                                         /* d.70 */
+    ck_assert_ptr_nonnull(ab);
+    K(ab[0]);
+    K(ab[1]);
+    y = K(ag_mul_scalar(ab[0], 3));
+    free(ab);
+    EXPECT_TOTAL(y, 12.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 2), 3.0, 0.0, 3.0, 0.0);
+    OK(ag_zero_grad(X, true));
+
+    y = K(ag_clone(X));                                               /* d.71 */
+    y = K(ag_mul(y, y));
+    EXPECT_TOTAL(y, 30.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 2), 2.0, 4.0, 6.0, 8.0);
+    OK(ag_zero_grad(X, true));
+
+    y = K(ag_mul(K(ag_contiguous(K(ag_t(X)))), CONST(S(2, 2), 1, 2, 3, 4)));   /* d.72 */
+    EXPECT_TOTAL(y, 29.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(X, S(2, 2), 1.0, 3.0, 2.0, 4.0);
+
+    y = K(ag_mul(K(ag_mul(K(ag_select(x, 0, 0)), K(ag_select(x, 0, 1)))),
+                 K(ag_select(x, 0, 2))));                             /* d.105 */
+    EXPECT_T(y, S0, 6.0);
+    OK(ag_backward(y, NULL, false));
+    EXPECT_GRAD(x, S(3), 6.0, 3.0, 2.0);
+}
+END_TEST
+
+/* a.8: in-place ops on a non-leaf return it, replace its grad_fn (the old
+   one becomes edge 0) and bump its version */
+START_TEST(test_inplace_history)
+{
+    tc_tensor *x = LEAF(S(2), 0.5, -1.0);
+    tc_tensor *w = LEAF(S(2), 1.0, 1.0);
+    tc_tensor *y = K(ag_mul_scalar(x, 2));
+    tc_tensor *r;
+
+    ck_assert_int_eq(ag_version(y), 0);
+    r = inplace_number(ag_add_, y, 1);
+    ck_assert_ptr_eq(r, y);
+    tc_release(r);
+    EXPECT_NODE(y, "AddBackward0", { "MulBackward0", 0 }, NONE);
+    ck_assert_int_eq(ag_version(y), 1);
+    ck_assert_int_eq(ag_version(x), 0);
+    tc_release(inplace_number(ag_mul_, y, 2));
+    EXPECT_NODE(y, "MulBackward0", { "AddBackward0", 0 }, NONE);
+    ck_assert_int_eq(ag_version(y), 2);
+    r = ag_neg_(y);
+    ck_assert_ptr_eq(r, y);
+    tc_release(r);
+    EXPECT_NODE(y, "NegBackward0", { "MulBackward0", 0 });
+    ck_assert_int_eq(ag_version(y), 3);
+    tc_release(ag_exp_(y));
+    EXPECT_NODE(y, "ExpBackward0", { "NegBackward0", 0 });
+    ck_assert_int_eq(ag_version(y), 4);
+    tc_release(ag_relu_(y));
+    EXPECT_NODE(y, "ReluBackward0", { "ExpBackward0", 0 });
+    ck_assert_int_eq(ag_version(y), 5);
+    tc_release(inplace_number(ag_sub_, y, 1));
+    EXPECT_NODE(y, "SubBackward0", { "ReluBackward0", 0 }, NONE);
+    ck_assert_int_eq(ag_version(y), 6);
+    tc_release(inplace_number(ag_div_, y, 2));
+    EXPECT_NODE(y, "DivBackward0", { "SubBackward0", 0 }, NONE);
+    ck_assert_int_eq(ag_version(y), 7);
+    r = ag_mul_(y, w);    /* y *= w */
+    ck_assert_ptr_eq(r, y);
+    tc_release(r);
+    EXPECT_NODE(y, "MulBackward0", { "DivBackward0", 0 }, ACC);
+    ck_assert_int_eq(ag_version(y), 8);
+    ck_assert(!ag_is_leaf(y));
+}
+END_TEST
+
+/* d.101: in-place ops on non-leaves: gradients, and exp_ then relu_ */
+START_TEST(test_inplace_grads)
+{
+    tc_tensor *x = LEAF(S(2), 0.5, -1.0);
+    tc_tensor *y = K(ag_mul_scalar(x, 2));
+
+    tc_release(inplace_number(ag_add_, y, 1));
+    tc_release(inplace_number(ag_mul_, y, 3));
+    tc_release(ag_neg_(y));
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(2), -6.0, -6.0);
+    OK(ag_zero_grad(x, true));
+
+    y = K(ag_mul_scalar(x, 2));
+    tc_release(ag_exp_(y));
+    tc_release(ag_relu_(y));
+    EXPECT_FAIL_INT(backward_ones(y, false),
+                    MSG_MODIFIED("torch.DoubleTensor [2]", ", which is output 0 of ExpBackward0, "
+                                 "is at version 2; expected version 1 instead."));
+
+    y = K(ag_mul_scalar(x, 1));
+    tc_release(ag_relu_(y));
+    EXPECT_T(y, S(2), 0.5, 0.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(2), 1.0, 0.0);
+}
+END_TEST
+
+/* c: in-place on a leaf that requires grad, on views of one, on an unbind
+   output; allowed under no_grad and through detach() */
+START_TEST(test_error_inplace_on_leaf)
+{
+    tc_tensor *x = LEAF(S(3), 1, 1, 1);
+    tc_tensor *X = LEAF(S(2, 2), 1, 1, 1, 1);
+    tc_tensor **parts;
+    int64_t n;
+    bool previous;
+
+    EXPECT_FAILS(inplace_number(ag_add_, x, 1), MSG_LEAF_INPLACE);
+    EXPECT_FAILS(inplace_number(ag_mul_, x, 2), MSG_LEAF_INPLACE);
+    EXPECT_FAILS(ag_neg_(x), MSG_LEAF_INPLACE);
+    EXPECT_FAILS(ag_add_(x, CONST(S(3), 1, 1, 1)), MSG_LEAF_INPLACE);
+    ck_assert_int_eq(ag_version(x), 0);
+    EXPECT_T(x, S(3), 1, 1, 1);
+    EXPECT_FAILS(inplace_number(ag_add_, K(ag_select(X, 0, 0)), 1), MSG_VIEW_LEAF_INPLACE);
+    EXPECT_FAILS(inplace_number(ag_mul_, K(ag_view(X, S(4))), 2), MSG_VIEW_LEAF_INPLACE);
+    EXPECT_FAILS(inplace_number(ag_mul_, K(ag_t(X)), 2), MSG_VIEW_LEAF_INPLACE);
+    parts = ag_unbind(X, 0, &n);
+    ck_assert_ptr_nonnull(parts);
+    K(parts[0]);
+    K(parts[1]);
+    EXPECT_FAILS(inplace_number(ag_mul_, parts[0], 2),
+                 "Output 0 of UnbindBackward0 is a view and is being modified inplace. This "
+                 "view is the output of a function that returns multiple views. Such functions "
+                 "do not allow the output views to be modified inplace. You should replace the "
+                 "inplace operation by an out-of-place one.");
+    free(parts);
+    EXPECT_T(X, S(2, 2), 1, 1, 1, 1);
+    /* with torch.no_grad(): x.add_(1) -> ([2,2,2], version 1, requires_grad, is_leaf) */
+    previous = ag_set_grad_enabled(false);
+    tc_release(inplace_number(ag_add_, x, 1));
+    ag_set_grad_enabled(previous);
+    EXPECT_T(x, S(3), 2, 2, 2);
+    ck_assert_int_eq(ag_version(x), 1);
+    ck_assert(ag_requires_grad(x));
+    ck_assert(ag_is_leaf(x));
+    /* x.detach().mul_(2): allowed, changes x */
+    tc_release(inplace_number(ag_mul_, K(ag_detach(X)), 2));
+    EXPECT_T(X, S(2, 2), 2, 2, 2, 2);
+    ck_assert_int_eq(ag_version(X), 1);
+}
+END_TEST
+
+/* d.102: in-place on a view of a non-leaf needs CopySlices, which the book
+   does not build: refused (library message), the graph left as it was */
+START_TEST(test_error_inplace_on_view_of_non_leaf)
+{
+    tc_tensor *x = LEAF(S(3), 1, 2, 3);
+    tc_tensor *y = K(ag_mul_scalar(x, 2));
+
+    EXPECT_FAILS(inplace_number(ag_mul_, K(ag_slice(y, 0, 0, 2, 1)), 10),
+                 "autograd: an in-place operation on a view of a tensor that requires grad "
+                 "needs CopySlices, which this book does not implement; use the out-of-place "
+                 "operation");
+    EXPECT_T(y, S(3), 2, 4, 6);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 2.0, 2.0, 2.0);
+}
+END_TEST
+
+/* c: a saved tensor modified in place, both forms of the message (float32) */
+START_TEST(test_error_saved_tensor_modified)
+{
+    tc_tensor *x = LEAF32(S(3), 1, 2, 3);
+    tc_tensor *y, *z, *w, *a;
+
+    /* y = x.exp(); y.add_(1): ExpBackward0 saved its result */
+    y = K(ag_exp(x));
+    tc_release(inplace_number(ag_add_, y, 1));
+    EXPECT_FAIL_INT(backward_ones(y, false),
+                    MSG_MODIFIED("torch.FloatTensor [3]", ", which is output 0 of ExpBackward0, "
+                                 "is at version 1; expected version 0 instead."));
+    /* w constant; z = x*w; w.add_(1): a leaf, no "which is" part */
+    w = CONST32(S(3), 1, 1, 1);
+    z = K(ag_mul(x, w));
+    tc_release(inplace_number(ag_add_, w, 1));
+    EXPECT_FAIL_INT(backward_ones(z, false),
+                    MSG_MODIFIED("torch.FloatTensor [3]",
+                                 " is at version 1; expected version 0 instead."));
+    /* a = x*2; z = x*a; a.detach().add_(1) */
+    a = K(ag_mul_scalar(x, 2));
+    z = K(ag_mul(x, a));
+    tc_release(inplace_number(ag_add_, K(ag_detach(a)), 1));
+    EXPECT_FAIL_INT(backward_ones(z, false),
+                    MSG_MODIFIED("torch.FloatTensor [3]", ", which is output 0 of MulBackward0, "
+                                 "is at version 1; expected version 0 instead."));
+    /* a = x*2; z = a*a; a.add_(1); a.mul_(3) */
+    a = K(ag_mul_scalar(x, 2));
+    z = K(ag_mul(a, a));
+    tc_release(inplace_number(ag_add_, a, 1));
+    tc_release(inplace_number(ag_mul_, a, 3));
+    EXPECT_FAIL_INT(backward_ones(z, false),
+                    MSG_MODIFIED("torch.FloatTensor [3]", ", which is output 0 of MulBackward0, "
+                                 "is at version 2; expected version 0 instead."));
+    /* y = x.sigmoid(); y.mul_(2) */
+    y = K(ag_sigmoid(x));
+    tc_release(inplace_number(ag_mul_, y, 2));
+    EXPECT_FAIL_INT(backward_ones(y, false),
+                    MSG_MODIFIED("torch.FloatTensor [3]", ", which is output 0 of "
+                                 "SigmoidBackward0, is at version 1; expected version 0 "
+                                 "instead."));
+    /* z = (x*1).relu(); z.add_(1): relu saves its result */
+    z = K(ag_relu(K(ag_mul_scalar(x, 1))));
+    tc_release(inplace_number(ag_add_, z, 1));
+    EXPECT_FAIL_INT(backward_ones(z, false),
+                    MSG_MODIFIED("torch.FloatTensor [3]", ", which is output 0 of ReluBackward0, "
+                                 "is at version 1; expected version 0 instead."));
+    EXPECT_NO_GRAD(x);
+}
+END_TEST
+
+/* c: float64 w = tensor (no grad); z = x*w; w[0] = 9 (one bump through a
+   view of w); and y = x*1; z = y.exp(); y.add_(1): fine, exp saved its result */
+START_TEST(test_saved_tensor_modified_through_view)
+{
+    tc_tensor *x = LEAF(S(3), 1, 2, 3);
+    tc_tensor *w = CONST(S(3), 1, 1, 1);
+    tc_tensor *z = K(ag_mul(x, w));
+    tc_tensor *y;
+
+    tc_release(inplace_number(ag_add_, K(ag_select(w, 0, 0)), 8));
+    EXPECT_T(w, S(3), 9, 1, 1);
+    EXPECT_FAIL_INT(backward_ones(z, false),
+                    MSG_MODIFIED("torch.DoubleTensor [3]",
+                                 " is at version 1; expected version 0 instead."));
+    y = K(ag_mul_scalar(x, 1));
+    z = K(ag_exp(y));
+    tc_release(inplace_number(ag_add_, y, 1));
+    OK(backward_ones(z, false));
+    EXPECT_GRAD(x, S(3), 2.718281828459045, 7.38905609893065, 20.085536923187668);
+}
+END_TEST
+
+/* a.9: versions shared by a tensor, its views and detach() */
+START_TEST(test_versions)
+{
+    tc_tensor *x0 = CONST(S(3), 1, 2, 3);
+    tc_tensor *y = K(ag_exp(x0));
+    tc_tensor *v, *s, *xg, *d, *yn, *dn;
+
+    tc_release(inplace_number(ag_add_, x0, 1));
+    ck_assert_int_eq(ag_version(x0), 1);
+    ck_assert_int_eq(ag_version(y), 0);
+    v = K(ag_view(x0, S(3)));
+    s = K(ag_slice(x0, 0, 1, 3, 1));
+    ck_assert_int_eq(ag_version(v), 1);
+    ck_assert_int_eq(ag_version(s), 1);
+    tc_release(inplace_number(ag_mul_, v, 2));
+    ck_assert_int_eq(ag_version(x0), 2);
+    ck_assert_int_eq(ag_version(v), 2);
+    ck_assert_int_eq(ag_version(s), 2);
+    tc_release(inplace_number(ag_mul_, s, 0));    /* s.zero_() */
+    ck_assert_int_eq(ag_version(x0), 3);
+    ck_assert_int_eq(ag_version(v), 3);
+    /* x0.add_(1).mul_(2): two bumps */
+    tc_release(inplace_number(ag_add_, x0, 1));
+    tc_release(inplace_number(ag_mul_, x0, 2));
+    ck_assert_int_eq(ag_version(x0), 5);
+    /* d = xg.detach(); d.add_(1): xg._version 1, xg [2, 3] */
+    xg = LEAF(S(2), 1, 2);
+    d = K(ag_detach(xg));
+    tc_release(inplace_number(ag_add_, d, 1));
+    ck_assert_int_eq(ag_version(xg), 1);
+    ck_assert_int_eq(ag_version(d), 1);
+    EXPECT_T(xg, S(2), 2, 3);
+    /* yn = xg*3; dn = yn.detach(); dn.zero_(): yn._version 1, [0, 0] */
+    yn = K(ag_mul_scalar(xg, 3));
+    dn = K(ag_detach(yn));
+    tc_release(inplace_number(ag_mul_, dn, 0));
+    ck_assert_int_eq(ag_version(yn), 1);
+    EXPECT_T(yn, S(2), 0, 0);
+}
+END_TEST
+
+/* e: under no_grad, views of a requires-grad tensor still report
+   requires_grad True (grad_fn None, is_leaf True) */
+START_TEST(test_views_under_no_grad)
+{
+    tc_tensor *x = LEAF(S(3), 1, 1, 1);
+    bool previous = ag_set_grad_enabled(false);
+    tc_tensor *v = K(ag_view(x, S(3)));
+    tc_tensor *e = K(ag_select(x, 0, 0));
+
+    ag_set_grad_enabled(previous);
+    ck_assert(ag_requires_grad(v));
+    ck_assert_ptr_null(ag_grad_fn(v));
+    ck_assert(ag_is_leaf(v));
+    ck_assert(ag_requires_grad(e));
+    ck_assert_ptr_null(ag_grad_fn(e));
+}
+END_TEST
+
+static void ch05_add_views(Suite *s)
+{
+    TCase *tc = testing_tcase("views", setup, teardown);
+
+    tcase_add_test(tc, test_names_views);
+    tcase_add_test(tc, test_names_reshape_chains);
+    tcase_add_test(tc, test_names_unbind);
+    tcase_add_test(tc, test_grad_select_slice);
+    tcase_add_test(tc, test_grad_transpose_permute_reshape);
+    tcase_add_test(tc, test_grad_expand_squeeze);
+    tcase_add_test(tc, test_grad_diagonal_as_strided);
+    tcase_add_test(tc, test_grad_unbind_clone);
+    tcase_add_test(tc, test_views_under_no_grad);
+    suite_add_tcase(s, tc);
+
+    tc = testing_tcase("in-place operations", setup, teardown);
+    tcase_add_test(tc, test_inplace_history);
+    tcase_add_test(tc, test_inplace_grads);
+    tcase_add_test(tc, test_error_inplace_on_leaf);
+    tcase_add_test(tc, test_error_inplace_on_view_of_non_leaf);
+    tcase_add_test(tc, test_error_saved_tensor_modified);
+    tcase_add_test(tc, test_saved_tensor_modified_through_view);
+    tcase_add_test(tc, test_versions);
+    suite_add_tcase(s, tc);
+}
 #endif
 
 /* ========================================================== reductions */
 #if CH05_REDUCTIONS
-#include "check_ch05_reductions.inc"
+/* The sparse S of a.7 / d.92: (2, 3), indices [[0,1,1],[2,0,2]], values
+   [3,4,5] (float64); released by the caller. */
+static tc_sparse *sparse_of(int64_t nnz, const int64_t *indices, const double *values)
+{
+    tc_tensor *i = tc_from_data(S(2, nnz), TC_INT64, indices);
+    tc_tensor *v = tc_from_data(S(nnz), TC_FLOAT64, values);
+    tc_sparse *s = tc_sparse_coo_tensor(i, v, &S(2, 3));
+
+    tc_release(i);
+    tc_release(v);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+#define FN_EXPECT(fn, type, ...) expect_node(__LINE__, fn, type, type, EDGES(__VA_ARGS__))
+#define NEXT_FN(fn, j) ag_node_next(fn, j).node
+
+/* a.2: reductions (X = arange(1,7).view(2,3) leaf, Nn = X.exp()) */
+START_TEST(test_names_reductions)
+{
+    tc_tensor *X = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *Nn = K(ag_exp(X));
+    tc_tensor *values = NULL, *indices = NULL;
+
+    EXPECT_NODE(K(ag_sum(X)), "SumBackward0", ACC);
+    EXPECT_NODE(K(ag_sum_dims(X, S(0), false)), "SumBackward1", ACC);
+    EXPECT_NODE(K(ag_sum_dims(X, S(1), true)), "SumBackward1", ACC);
+    EXPECT_NODE(K(ag_sum_dims(X, S(0, 1), false)), "SumBackward1", ACC);
+    EXPECT_NODE(K(ag_sum(Nn)), "SumBackward0", { "ExpBackward0", 0 });
+    EXPECT_NODE(K(ag_mean(X)), "MeanBackward0", ACC);
+    EXPECT_NODE(K(ag_mean_dims(X, S(0), false)), "MeanBackward1", ACC);
+    EXPECT_NODE(K(ag_mean_dims(X, S(1), true)), "MeanBackward1", ACC);
+    EXPECT_NODE(K(ag_max(X)), "MaxBackward1", ACC);
+    EXPECT_NODE(K(ag_min(X)), "MinBackward1", ACC);
+    OK(ag_max_dim(X, 1, false, &values, &indices));
+    K(values);
+    K(indices);
+    EXPECT_NODE(values, "MaxBackward0", ACC);
+    ck_assert_int_eq(ag_output_nr(values), 0);
+    ck_assert(!ag_requires_grad(indices));
+    ck_assert_ptr_null(ag_grad_fn(indices));
+    ck_assert_int_eq(indices->dtype, TC_INT64);
+    OK(ag_min_dim(X, 1, false, &values, &indices));
+    K(values);
+    K(indices);
+    EXPECT_NODE(values, "MinBackward0", ACC);
+    ck_assert_ptr_null(ag_grad_fn(indices));
+    OK(ag_max_dim(X, 1, true, &values, &indices));
+    K(values);
+    K(indices);
+    EXPECT_NODE(values, "MaxBackward0", ACC);
+}
+END_TEST
+
+/* a.1: powers */
+START_TEST(test_names_pow)
+{
+    tc_tensor *x = LEAF(S(3), 1, 2, 3), *w = LEAF(S(3), 4, 5, 6), *c = CONST(S(3), 7, 8, 9);
+
+    EXPECT_NODE(K(ag_pow_scalar(x, 2)), "PowBackward0", ACC);
+    EXPECT_NODE(K(ag_pow_scalar(x, 0)), "PowBackward0", ACC);
+    EXPECT_NODE(K(ag_pow_scalar(x, 0.5)), "PowBackward0", ACC);
+    EXPECT_NODE(K(ag_pow(x, w)), "PowBackward1", ACC, ACC);
+    EXPECT_NODE(K(ag_pow(x, c)), "PowBackward1", ACC, NONE);
+    EXPECT_NODE(K(ag_pow(c, x)), "PowBackward1", NONE, ACC);
+    EXPECT_NODE(K(ag_pow(K(tc_number(2)), x)), "PowBackward1", NONE, ACC);   /* 2 ** x */
+    EXPECT_NODE(K(ag_pow_number(2, x)), "PowBackward2", ACC);                /* torch.pow(2, x) */
+}
+END_TEST
+
+/* a.6: matmul of every rank, the whole graph down to the leaves */
+START_TEST(test_names_matmul)
+{
+    tc_tensor *A1 = ramp(S(3), 1, 0, true), *B1 = ramp(S(3), 1, 0, true);
+    tc_tensor *A2 = ramp(S(2, 3), 1, 0, true), *B2 = ramp(S(3, 4), 1, 0, true);
+    tc_tensor *A3 = ramp(S(2, 2, 3), 1, 0, true), *B3 = ramp(S(2, 3, 4), 1, 0, true);
+    tc_tensor *A4 = ramp(S(2, 2, 2, 3), 1, 0, true), *B3c = ramp(S(1, 3, 4), 1, 0, true);
+    tc_tensor *C2 = ramp(S(3, 4), 1, 0, false);
+    tc_tensor *y;
+    ag_node *fn, *m;
+
+    y = K(ag_matmul(A1, B1));                                          /* 1D@1D */
+    ck_assert_int_eq(y->dim, 0);
+    EXPECT_NODE(y, "DotBackward0", ACC, ACC);
+    EXPECT_NODE(K(ag_matmul(A2, A1)), "MvBackward0", ACC, ACC);        /* 2D@1D */
+    y = K(ag_matmul(A1, B2));                                          /* 1D@2D */
+    ASSERT_SIZES(y, 4);
+    EXPECT_NODE(y, "SqueezeBackward3", { "MmBackward0", 0 });
+    m = NEXT_FN(ag_grad_fn(y), 0);
+    FN_EXPECT(m, "MmBackward0", { "UnsqueezeBackward0", 0 }, ACC);
+    FN_EXPECT(NEXT_FN(m, 0), "UnsqueezeBackward0", ACC);
+    EXPECT_NODE(K(ag_matmul(A2, B2)), "MmBackward0", ACC, ACC);        /* 2D@2D */
+    y = K(ag_matmul(A3, B3));                                          /* 3D@3D */
+    ASSERT_SIZES(y, 2, 2, 4);
+    EXPECT_NODE(y, "UnsafeViewBackward0", { "BmmBackward0", 0 });
+    m = NEXT_FN(ag_grad_fn(y), 0);
+    FN_EXPECT(m, "BmmBackward0", { "ReshapeAliasBackward0", 0 }, { "ReshapeAliasBackward0", 0 });
+    for (int j = 0; j < 2; j++) {
+        FN_EXPECT(NEXT_FN(m, j), "ReshapeAliasBackward0", { "ExpandBackward0", 0 });
+        FN_EXPECT(NEXT_FN(NEXT_FN(m, j), 0), "ExpandBackward0", ACC);
+    }
+    ck_assert_ptr_eq(ag_node_variable(NEXT_FN(NEXT_FN(NEXT_FN(m, 1), 0), 0)), B3);
+    y = K(ag_matmul(A3, B2));                                          /* 3D@2D */
+    EXPECT_NODE(y, "UnsafeViewBackward0", { "MmBackward0", 0 });
+    m = NEXT_FN(ag_grad_fn(y), 0);
+    FN_EXPECT(m, "MmBackward0", { "ReshapeAliasBackward0", 0 }, ACC);
+    FN_EXPECT(NEXT_FN(m, 0), "ReshapeAliasBackward0", ACC);
+    y = K(ag_matmul(A2, B3));                                          /* 2D@3D */
+    ASSERT_SIZES(y, 2, 2, 4);
+    EXPECT_NODE(y, "CloneBackward0", { "TransposeBackward0", 0 });
+    fn = NEXT_FN(ag_grad_fn(y), 0);
+    FN_EXPECT(fn, "TransposeBackward0", { "UnsafeViewBackward0", 0 });
+    fn = NEXT_FN(fn, 0);
+    FN_EXPECT(fn, "UnsafeViewBackward0", { "MmBackward0", 0 });
+    m = NEXT_FN(fn, 0);
+    FN_EXPECT(m, "MmBackward0", { "UnsafeViewBackward0", 0 }, { "TBackward0", 0 });
+    FN_EXPECT(NEXT_FN(m, 0), "UnsafeViewBackward0", { "CloneBackward0", 0 });
+    FN_EXPECT(NEXT_FN(NEXT_FN(m, 0), 0), "CloneBackward0", { "TransposeBackward0", 0 });
+    FN_EXPECT(NEXT_FN(NEXT_FN(NEXT_FN(m, 0), 0), 0), "TransposeBackward0", ACC);
+    FN_EXPECT(NEXT_FN(m, 1), "TBackward0", ACC);
+    y = K(ag_matmul(A4, B3));                                          /* 4D@3D */
+    ASSERT_SIZES(y, 2, 2, 2, 4);
+    EXPECT_NODE(y, "UnsafeViewBackward0", { "BmmBackward0", 0 });
+    m = NEXT_FN(ag_grad_fn(y), 0);
+    FN_EXPECT(m, "BmmBackward0", { "ReshapeAliasBackward0", 0 }, { "UnsafeViewBackward0", 0 });
+    FN_EXPECT(NEXT_FN(m, 0), "ReshapeAliasBackward0", { "ExpandBackward0", 0 });
+    FN_EXPECT(NEXT_FN(NEXT_FN(m, 0), 0), "ExpandBackward0", ACC);
+    FN_EXPECT(NEXT_FN(m, 1), "UnsafeViewBackward0", { "CloneBackward0", 0 });
+    FN_EXPECT(NEXT_FN(NEXT_FN(m, 1), 0), "CloneBackward0", { "ExpandBackward0", 0 });
+    FN_EXPECT(NEXT_FN(NEXT_FN(NEXT_FN(m, 1), 0), 0), "ExpandBackward0", ACC);
+    y = K(ag_matmul(A3, B3c));                                         /* broadcast batch */
+    EXPECT_NODE(y, "UnsafeViewBackward0", { "BmmBackward0", 0 });
+    m = NEXT_FN(ag_grad_fn(y), 0);
+    FN_EXPECT(m, "BmmBackward0", { "ReshapeAliasBackward0", 0 }, { "ReshapeAliasBackward0", 0 });
+    FN_EXPECT(NEXT_FN(NEXT_FN(m, 1), 0), "ExpandBackward0", ACC);
+    y = K(ag_matmul(A3, A1));                                          /* 3D@1D */
+    ASSERT_SIZES(y, 2, 2);
+    EXPECT_NODE(y, "UnsafeViewBackward0", { "MvBackward0", 0 });
+    m = NEXT_FN(ag_grad_fn(y), 0);
+    FN_EXPECT(m, "MvBackward0", { "ReshapeAliasBackward0", 0 }, ACC);
+    FN_EXPECT(NEXT_FN(m, 0), "ReshapeAliasBackward0", ACC);
+    y = K(ag_matmul(A1, B3));                                          /* 1D@3D */
+    ASSERT_SIZES(y, 2, 4);
+    EXPECT_NODE(y, "UnsafeViewBackward0", { "MvBackward0", 0 });
+    m = NEXT_FN(ag_grad_fn(y), 0);
+    FN_EXPECT(m, "MvBackward0", { "UnsafeViewBackward0", 0 }, ACC);
+    FN_EXPECT(NEXT_FN(m, 0), "UnsafeViewBackward0", { "CloneBackward0", 0 });
+    FN_EXPECT(NEXT_FN(NEXT_FN(m, 0), 0), "CloneBackward0", { "TransposeBackward0", 0 });
+    EXPECT_NODE(K(ag_mm(A2, B2)), "MmBackward0", ACC, ACC);
+    EXPECT_NODE(K(ag_matmul(A2, C2)), "MmBackward0", ACC, NONE);       /* B2 constant */
+}
+END_TEST
+
+/* a.7: torch.sparse.mm(S, Dn): SparseAddmmBackward0, three edges */
+START_TEST(test_names_sparse_mm)
+{
+    tc_sparse *s = sparse_of(3, IDX(0, 1, 1, 2, 0, 2), D(3, 4, 5));
+    tc_tensor *Dn = ramp(S(3, 2), 1, 0, true);
+    tc_tensor *y = K(ag_sparse_mm(s, Dn));
+
+    tc_sparse_release(s);
+    ASSERT_SIZES(y, 2, 2);
+    EXPECT_NODE(y, "SparseAddmmBackward0", NONE, NONE, ACC);
+}
+END_TEST
+
+/* d.17 - d.27: powers, at 0 and with tensor exponents */
+START_TEST(test_grad_pow)
+{
+    tc_tensor *x, *y, *e;
+
+    x = LEAF(S(3), -1.5, 0.0, 2.0);                                   /* d.17 */
+    y = K(ag_pow_scalar(x, 2));
+    EXPECT_TOTAL(y, 6.25);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), -3.0, 0.0, 4.0);
+    x = LEAF(S(3), -1.5, 0.0, 2.0);                                   /* d.18 */
+    y = K(ag_pow_scalar(x, 3));
+    EXPECT_TOTAL(y, 4.625);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 6.75, 0.0, 12.0);
+    x = LEAF(S(3), 0.0, 0.5, 2.0);                                    /* d.19 */
+    y = K(ag_pow_scalar(x, 0.5));
+    EXPECT_TOTAL(y, 2.121320343559643);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), INFINITY, 0.7071067811865475, 0.35355339059327373);
+    x = LEAF(S(3), 0.0, 1.0, -2.0);                                   /* d.20 */
+    y = K(ag_pow_scalar(x, 0));
+    EXPECT_TOTAL(y, 3.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 0.0, 0.0, 0.0);
+    x = LEAF(S(3), 0.0, 1.0, -2.0);                                   /* d.21 */
+    y = K(ag_pow_scalar(x, 0.0));
+    EXPECT_TOTAL(y, 3.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 0.0, 0.0, 0.0);
+    x = LEAF(S(2), 0.0, 2.0);                                         /* d.22 */
+    y = K(ag_pow_scalar(x, -1));
+    EXPECT_TOTAL(y, INFINITY);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(2), -INFINITY, -0.25);
+    x = LEAF(S(3), 1.5, 2.0, 3.0);                                    /* d.23 */
+    e = LEAF(S(3), 2.0, 0.5, -1.0);
+    y = K(ag_pow(x, e));
+    EXPECT_TOTAL(y, 3.9975468957064284);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 3.0, 0.3535533905932738, -0.1111111111111111);
+    EXPECT_GRAD(e, S(3), 0.9122964932433699, 0.9802581434685472, 0.3662040962227032);
+    x = LEAF(S(4), 0.0, 0.0, 0.0, 2.0);                               /* d.24 */
+    e = LEAF(S(4), 0.0, 1.0, 2.0, 0.0);
+    y = K(ag_pow(x, e));
+    EXPECT_TOTAL(y, 2.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(4), 0.0, 1.0, 0.0, 0.0);
+    EXPECT_GRAD(e, S(4), 0.0, 0.0, 0.0, 0.6931471805599453);
+    x = LEAF(S(1), -2.0);                                             /* d.25 */
+    e = LEAF(S(1), 2.0);
+    y = K(ag_pow(x, e));
+    EXPECT_TOTAL(y, 4.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(1), -4.0);
+    EXPECT_GRAD(e, S(1), NAN);
+    x = LEAF(S(3), 0.0, 1.0, 2.5);                                    /* d.26: 2 ** x */
+    y = K(ag_pow(K(tc_number(2)), x));
+    EXPECT_TOTAL(y, 8.65685424949238);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 0.6931471805599453, 1.3862943611198906, 3.921032573874189);
+    OK(ag_zero_grad(x, true));
+    y = K(ag_pow_number(2, x));                                       /* torch.pow(2, x) */
+    EXPECT_TOTAL(y, 8.65685424949238);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 0.6931471805599453, 1.3862943611198906, 3.921032573874189);
+    x = LEAF(S(2), 0.0, 1.0);                                         /* d.27: 0.0 ** x */
+    y = K(ag_pow(K(tc_number(0.0)), x));
+    EXPECT_TOTAL(y, 1.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(2), 0.0, 0.0);
+    /* d.78: (2,2) ** 0-d tensor that requires grad */
+    x = LEAF(S(2, 2), 1.0, 2.0, 3.0, 4.0);
+    e = LEAF(S0, 2.0);
+    y = K(ag_pow(x, e));
+    EXPECT_TOTAL(y, 30.0);
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(2, 2), 2.0, 4.0, 6.0, 8.0);
+    EXPECT_GRAD(e, S0, 34.84080909817102);
+}
+END_TEST
+
+/* d.36 - d.42: sum and mean */
+START_TEST(test_grad_sum_mean)
+{
+    tc_tensor *X = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *X3 = ramp(S(2, 2, 2), 1, 0, true);
+    tc_tensor *out, *s, *m;
+
+    out = K(ag_sum(X));                                               /* d.36 */
+    EXPECT_T(out, S0, 21.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(X, S(2, 3), 1, 1, 1, 1, 1, 1);
+    OK(ag_zero_grad(X, true));
+
+    s = K(ag_sum_dims(X, S(0), false));                               /* d.37 */
+    OK(ag_retain_grad(s));
+    out = K(ag_sum(K(ag_mul(s, CONST(S(3), 1, 2, 3)))));
+    EXPECT_T(out, S0, 46.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(X, S(2, 3), 1, 2, 3, 1, 2, 3);
+    EXPECT_GRAD(s, S(3), 1, 2, 3);
+    OK(ag_zero_grad(X, true));
+
+    s = K(ag_sum_dims(X, S(1), true));                                /* d.38 */
+    OK(ag_retain_grad(s));
+    out = K(ag_sum(K(ag_mul(s, s))));
+    EXPECT_T(out, S0, 261.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(X, S(2, 3), 12, 12, 12, 30, 30, 30);
+    EXPECT_GRAD(s, S(2, 1), 12, 30);
+    OK(ag_zero_grad(X, true));
+
+    out = K(ag_mean(X));                                              /* d.39 */
+    EXPECT_NODE(out, "MeanBackward0", ACC);
+    EXPECT_T(out, S0, 3.5);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(X, S(2, 3), 0.16666666666666666, 0.16666666666666666, 0.16666666666666666,
+                0.16666666666666666, 0.16666666666666666, 0.16666666666666666);
+    OK(ag_zero_grad(X, true));
+
+    m = K(ag_mean_dims(X, S(0), false));                              /* d.40 */
+    OK(ag_retain_grad(m));
+    out = K(ag_sum(K(ag_mul(m, m))));
+    EXPECT_T(out, S0, 38.75);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(X, S(2, 3), 2.5, 3.5, 4.5, 2.5, 3.5, 4.5);
+    EXPECT_GRAD(m, S(3), 5.0, 7.0, 9.0);
+    OK(ag_zero_grad(X, true));
+
+    m = K(ag_mean_dims(X, S(1), true));                               /* d.41 */
+    OK(ag_retain_grad(m));
+    out = K(ag_sum(K(ag_pow_scalar(K(ag_sub(X, m)), 2))));
+    EXPECT_T(out, S0, 4.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(X, S(2, 3), -2.0, 0.0, 2.0, -2.0, 0.0, 2.0);
+    EXPECT_GRAD(m, S(2, 1), 0.0, 0.0);
+
+    m = K(ag_mean_dims(X3, S(0, 2), true));                           /* d.42 */
+    OK(ag_retain_grad(m));
+    out = K(ag_sum(K(ag_mul(m, CONST(S(1, 2, 1), 1, 10)))));
+    EXPECT_T(out, S0, 58.5);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(X3, S(2, 2, 2), 0.25, 0.25, 2.5, 2.5, 0.25, 0.25, 2.5, 2.5);
+    EXPECT_GRAD(m, S(1, 2, 1), 1.0, 10.0);
+}
+END_TEST
+
+/* d.43 - d.47: max and min, ties split evenly over all, to the index by dim */
+START_TEST(test_grad_max_min)
+{
+    tc_tensor *x = LEAF(S(3), 1.0, 3.0, 3.0);
+    tc_tensor *X = LEAF(S(2, 3), 1, 5, 5, 7, 2, 7);
+    tc_tensor *M = LEAF(S(2, 3), 4, 1, 1, 0, 2, 0);
+    tc_tensor *f = LEAF(S(4), 2, 2, 2, 2);
+    tc_tensor *out, *v = NULL, *i = NULL;
+
+    out = K(ag_max(x));                                               /* d.43 */
+    EXPECT_T(out, S0, 3.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(x, S(3), 0.0, 0.5, 0.5);
+    OK(ag_zero_grad(x, true));
+
+    OK(ag_max_dim(x, 0, false, &v, &i));                              /* d.44 */
+    K(v);
+    K(i);
+    EXPECT_T(v, S0, 3.0);
+    ck_assert_int_eq(tc_load_int64(i, i->storage_offset), 1);
+    OK(ag_backward(v, NULL, false));
+    EXPECT_GRAD(x, S(3), 0.0, 1.0, 0.0);
+
+    x = LEAF(S(3), 3.0, 1.0, 1.0);                                    /* d.45 */
+    out = K(ag_min(x));
+    EXPECT_T(out, S0, 1.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(x, S(3), 0.0, 0.5, 0.5);
+
+    OK(ag_max_dim(X, 1, false, &v, &i));                              /* d.46 */
+    K(v);
+    K(i);
+    EXPECT_T(v, S(2), 5.0, 7.0);
+    out = K(ag_sum(K(ag_mul(v, CONST(S(2), 1, 10)))));
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(X, S(2, 3), 0, 1, 0, 10, 0, 0);
+    OK(ag_zero_grad(X, true));
+    OK(ag_max_dim(X, 1, true, &v, &i));
+    K(v);
+    K(i);
+    EXPECT_T(v, S(2, 1), 5.0, 7.0);
+    ASSERT_SIZES(i, 2, 1);
+    OK(ag_backward(K(ag_sum(v)), NULL, false));
+    EXPECT_GRAD(X, S(2, 3), 0, 1, 0, 1, 0, 0);
+
+    OK(ag_min_dim(M, 1, false, &v, &i));                              /* d.47 */
+    K(v);
+    K(i);
+    EXPECT_T(v, S(2), 1.0, 0.0);
+    OK(ag_backward(K(ag_sum(v)), NULL, false));
+    EXPECT_GRAD(M, S(2, 3), 0, 1, 0, 1, 0, 0);
+    OK(ag_zero_grad(M, true));
+    OK(ag_backward(K(ag_min(M)), NULL, false));
+    EXPECT_GRAD(M, S(2, 3), 0, 0, 0, 0.5, 0, 0.5);
+    OK(ag_backward(K(ag_max(f)), NULL, false));
+    EXPECT_GRAD(f, S(4), 0.25, 0.25, 0.25, 0.25);
+}
+END_TEST
+
+/* d.82 - d.91: matmul of every rank: a = arange(1, n+1)/4, b = arange(1, n+1)/8 - 1,
+   out = (y * arange(1, y.numel()+1).view(y.shape)).sum() */
+static void matmul_case(int line, tc_shape sa, tc_shape sb, double want, const double *ga,
+                        const double *gb)
+{
+    tc_tensor *a = ramp(sa, 0.25, 0, true), *b = ramp(sb, 0.125, -1, true);
+    tc_tensor *y = K(ag_matmul(a, b));
+    tc_tensor *w, *out;
+
+    ck_assert_msg(y != NULL, "line %d: %s", line, tc_error());
+    OK(ag_retain_grad(y));
+    w = ramp(tc_shape_of(y), 1, 0, false);
+    out = K(ag_sum(K(ag_mul(y, w))));
+    ck_assert_msg(close_to(element(out, 0), want), "line %d: out %.17g, expected %.17g", line,
+                  element(out, 0), want);
+    OK(ag_backward(out, NULL, false));
+    expect_values(line, "a.grad", ag_grad(a), sa, ga);
+    expect_values(line, "b.grad", ag_grad(b), sb, gb);
+    /* y.grad (retain_grad) is the weight arange(1, y.numel()+1) */
+    expect_values(line, "y.grad", ag_grad(y), tc_shape_of(y),
+                  D(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                    22, 23, 24));
+}
+
+START_TEST(test_grad_matmul)
+{
+    matmul_case(__LINE__, S(3), S(3), -1.0625, D(-0.875, -0.75, -0.625), D(0.25, 0.5, 0.75));
+    matmul_case(__LINE__, S(2, 3), S(3), -6.5625,
+                D(-0.875, -0.75, -0.625, -1.75, -1.5, -1.25), D(2.25, 3.0, 3.75));
+    matmul_case(__LINE__, S(3), S(3, 2), -2.0625, D(-2.375, -1.625, -0.875),
+                D(0.25, 0.5, 0.5, 1.0, 0.75, 1.5));
+    matmul_case(__LINE__, S(2, 3), S(3, 2), -15.71875,
+                D(-2.375, -1.625, -0.875, -5.625, -3.875, -2.125),
+                D(3.25, 4.5, 4.25, 6.0, 5.25, 7.5));
+    matmul_case(__LINE__, S(2, 2, 3), S(2, 3, 2), 24.0,
+                D(-2.375, -1.625, -0.875, -5.625, -3.875, -2.125, -0.625, 2.125, 4.875, -0.875,
+                  2.875, 6.625),
+                D(3.25, 4.5, 4.25, 6.0, 5.25, 7.5, 26.25, 30.5, 29.25, 34.0, 32.25, 37.5));
+    matmul_case(__LINE__, S(2, 2, 3), S(3, 2), -118.3125,
+                D(-2.375, -1.625, -0.875, -5.625, -3.875, -2.125, -8.875, -6.125, -3.375,
+                  -12.125, -8.375, -4.625),
+                D(29.5, 35.0, 33.5, 40.0, 37.5, 45.0));
+    matmul_case(__LINE__, S(2, 3), S(2, 3, 2), 1.5, D(-3.0, 0.5, 4.0, -6.5, -1.0, 4.5),
+                D(3.25, 4.5, 4.25, 6.0, 5.25, 7.5, 8.25, 9.5, 11.25, 13.0, 14.25, 16.5));
+    matmul_case(__LINE__, S(2, 1, 2, 3), S(3, 3, 2), 615.1875,
+                D(10.125, 18.375, 26.625, 9.375, 20.625, 31.875, 5.625, 31.875, 58.125, 4.875,
+                  34.125, 63.375),
+                D(63.5, 69.0, 71.5, 78.0, 79.5, 87.0, 85.5, 91.0, 97.5, 104.0, 109.5, 117.0,
+                  107.5, 113.0, 123.5, 130.0, 139.5, 147.0));
+    matmul_case(__LINE__, S(2, 2, 3), S(3), -44.375,
+                D(-0.875, -0.75, -0.625, -1.75, -1.5, -1.25, -2.625, -2.25, -1.875, -3.5, -3.0,
+                  -2.5),
+                D(17.5, 20.0, 22.5));
+    matmul_case(__LINE__, S(3), S(2, 3, 2), 0.875, D(-2.75, -0.25, 2.25),
+                D(0.25, 0.5, 0.5, 1.0, 0.75, 1.5, 0.75, 1.0, 1.5, 2.0, 2.25, 3.0));
+}
+END_TEST
+
+/* d.92, d.93: sparse.mm(S, D) gradient for the dense operand */
+START_TEST(test_grad_sparse_mm)
+{
+    tc_sparse *s = sparse_of(3, IDX(0, 1, 1, 2, 0, 2), D(3, 4, 5));
+    tc_sparse *u = sparse_of(3, IDX(1, 0, 1, 0, 2, 0), D(1, 2, 3));   /* uncoalesced */
+    tc_tensor *Dn = LEAF(S(3, 2), 1, 2, 3, 4, 5, 6);
+    tc_tensor *y = K(ag_sparse_mm(s, Dn));
+    tc_tensor *out;
+
+    OK(ag_retain_grad(y));
+    out = K(ag_sum(K(ag_mul(y, CONST(S(2, 2), 1, 2, 3, 4)))));
+    EXPECT_T(out, S0, 290.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(Dn, S(3, 2), 12, 16, 0, 0, 18, 26);
+    EXPECT_GRAD(y, S(2, 2), 1, 2, 3, 4);
+    OK(ag_zero_grad(Dn, true));
+    out = K(ag_sum(K(ag_sparse_mm(u, Dn))));
+    EXPECT_T(out, S0, 34.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(Dn, S(3, 2), 4, 4, 0, 0, 2, 2);
+    tc_sparse_release(s);
+    tc_sparse_release(u);
+}
+END_TEST
+
+/* d.94 as written: ... out = g.pow(2).sum(); g): the chain of powers */
+START_TEST(test_grad_chains_with_sum_and_pow)
+{
+    tc_tensor *x = LEAF(S(3), 0.5, -1.0, 2.0), *w = LEAF(S(3), 1.5, 0.25, -0.5);
+    tc_tensor *b = K(ag_add_scalar(K(ag_mul(x, w)), 1));
+    tc_tensor *d = K(ag_div(K(ag_exp(b)), K(ag_add_scalar(K(ag_mul(w, w)), 1))));
+    tc_tensor *out = K(ag_sum(K(ag_pow_scalar(K(ag_tanh(K(ag_sub(K(ag_sqrt(d)), x)))), 2))));
+    tc_tensor *p = LEAF(S(3), 1, 2, 3);
+    tc_tensor *y, *z;
+    ag_node *fn;
+
+    EXPECT_NODE(out, "SumBackward0", { "PowBackward0", 0 });
+    EXPECT_T(out, S0, 2.0758643819239215);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(x, S(3), -0.0014665006054745966, -0.05130930751636791, 0.6991507177398517);
+    EXPECT_GRAD(w, S(3), -0.20562248608614184, -0.06466359914397926, -0.7154873437978151);
+    /* g: y = x**2; z = y**3; out = z.sum() */
+    y = K(ag_pow_scalar(p, 2));
+    z = K(ag_pow_scalar(y, 3));
+    out = K(ag_sum(z));
+    EXPECT_NODE(out, "SumBackward0", { "PowBackward0", 0 });
+    fn = NEXT_FN(ag_grad_fn(out), 0);
+    FN_EXPECT(fn, "PowBackward0", { "PowBackward0", 0 });
+    FN_EXPECT(NEXT_FN(fn, 0), "PowBackward0", ACC);
+    EXPECT_T(out, S0, 794.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(p, S(3), 6.0, 192.0, 1458.0);
+}
+END_TEST
+
+/* d.96, d.98 with sum; c: (x+1).sum() and x.mean() backward twice succeed,
+   (x*2).sum() and (x*x).sum() fail the second time */
+START_TEST(test_sum_backward_twice)
+{
+    tc_tensor *x = LEAF32(S(3), 1, 1, 1);
+    tc_tensor *v = LEAF(S(2), 1, 2), *w = LEAF(S(2), 3, 4);
+    tc_tensor *y, *t;
+
+    y = K(ag_sum(K(ag_add_scalar(x, 1))));
+    OK(ag_backward(y, NULL, false));
+    EXPECT_GRAD(x, S(3), 1, 1, 1);
+    OK(ag_backward(y, NULL, false));
+    EXPECT_GRAD(x, S(3), 2, 2, 2);
+    OK(ag_zero_grad(x, true));
+    y = K(ag_mean(x));
+    OK(ag_backward(y, NULL, false));
+    OK(ag_backward(y, NULL, false));
+    EXPECT_GRAD(x, S(3), 0.6666666865348816, 0.6666666865348816, 0.6666666865348816);
+    y = K(ag_sum(K(ag_mul_scalar(x, 2))));
+    OK(ag_backward(y, NULL, false));
+    EXPECT_FAIL_INT(ag_backward(y, NULL, false), MSG_SECOND_TIME);
+    y = K(ag_sum(K(ag_mul(x, x))));
+    OK(ag_backward(y, NULL, false));
+    EXPECT_FAIL_INT(ag_backward(y, NULL, false), MSG_SECOND_TIME);
+    /* d.98: y = x*w; z1 = y.sum(); z2 = (y*y).sum(); (z1 + z2).backward() */
+    t = K(ag_mul(v, w));
+    y = K(ag_add(K(ag_sum(t)), K(ag_sum(K(ag_mul(t, t))))));
+    OK(ag_backward(y, NULL, false));
+    EXPECT_GRAD(v, S(2), 21.0, 68.0);
+    EXPECT_GRAD(w, S(2), 7.0, 34.0);
+}
+END_TEST
+
+#if CH05_VIEWS
+/* d.52: x.t() @ w; c: x (2,3) @ w (3,4); w.add_(1); backward */
+START_TEST(test_views_with_matmul)
+{
+    tc_tensor *x = ramp(S(2, 3), 1, 0, true);
+    tc_tensor *w = LEAF(S(2, 2), 1.0, 0.5, 2.0, -1.0);
+    tc_tensor *out = K(ag_sum(K(ag_matmul(K(ag_t(x)), w))));
+    tc_tensor *a = LEAF32(S(2, 3), 1, 1, 1, 1, 1, 1);
+    tc_tensor *b = CONST32(S(3, 4), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+    tc_tensor *y;
+
+    EXPECT_T(out, S0, 24.0);
+    OK(ag_backward(out, NULL, false));
+    EXPECT_GRAD(x, S(2, 3), 1.5, 1.5, 1.5, 1.0, 1.0, 1.0);
+    EXPECT_GRAD(w, S(2, 2), 6.0, 6.0, 15.0, 15.0);
+    y = K(ag_sum(K(ag_matmul(a, b))));
+    tc_release(inplace_number(ag_add_, b, 1));
+    EXPECT_FAIL_INT(ag_backward(y, NULL, false),
+                    MSG_MODIFIED("torch.FloatTensor [3, 4]",
+                                 " is at version 1; expected version 0 instead."));
+    /* c: y = x*1; z = y.pow(2); y.add_(1): pow saved its input, now
+       output 0 of AddBackward0 */
+    y = K(ag_mul_scalar(a, 1));
+    out = K(ag_sum(K(ag_pow_scalar(y, 2))));
+    tc_release(inplace_number(ag_add_, y, 1));
+    EXPECT_FAIL_INT(ag_backward(out, NULL, false),
+                    MSG_MODIFIED("torch.FloatTensor [2, 3]", ", which is output 0 of "
+                                 "AddBackward0, is at version 1; expected version 0 instead."));
+}
+END_TEST
+#endif
+
+static void ch05_add_reductions(Suite *s)
+{
+    TCase *tc = testing_tcase("reductions, powers and products", setup, teardown);
+
+    tcase_add_test(tc, test_names_reductions);
+    tcase_add_test(tc, test_names_pow);
+    tcase_add_test(tc, test_names_matmul);
+    tcase_add_test(tc, test_names_sparse_mm);
+    tcase_add_test(tc, test_grad_pow);
+    tcase_add_test(tc, test_grad_sum_mean);
+    tcase_add_test(tc, test_grad_max_min);
+    tcase_add_test(tc, test_grad_matmul);
+    tcase_add_test(tc, test_grad_sparse_mm);
+    tcase_add_test(tc, test_grad_chains_with_sum_and_pow);
+    tcase_add_test(tc, test_sum_backward_twice);
+#if CH05_VIEWS
+    tcase_add_test(tc, test_views_with_matmul);
+#endif
+    suite_add_tcase(s, tc);
+}
 #endif
 
 /* ---------------------------------------------------------------- suite */
