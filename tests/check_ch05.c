@@ -125,8 +125,8 @@ static bool close_to(double got, double want)
     return fabs(got - want) <= 1e-12 * fmax(1.0, fabs(want));
 }
 
-/* The k-th element of t in row-major order. */
-static double element(const tc_tensor *t, int64_t k)
+/* The position of the k-th element of t in row-major order, and its value. */
+static int64_t position_of(const tc_tensor *t, int64_t k)
 {
     int64_t position = t->storage_offset;
 
@@ -134,7 +134,12 @@ static double element(const tc_tensor *t, int64_t k)
         position += (k % t->sizes[d]) * t->strides[d];
         k /= t->sizes[d];
     }
-    return tc_load(t, position);
+    return position;
+}
+
+static double element(const tc_tensor *t, int64_t k)
+{
+    return tc_load(t, position_of(t, k));
 }
 
 /* t has this shape and these values (row-major). */
@@ -1245,6 +1250,434 @@ START_TEST(test_deep_chain)
     EXPECT_GRAD(x, S(1), 1.0);
     tc_release(y);
     ck_assert_int_eq(x->refcount, 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------ gradcheck */
+
+/* f(x) = x * x.detach(): the detached factor hides half the gradient */
+static tc_tensor *gc_half_square(tc_tensor *const *x, void *context)
+{
+    tc_tensor *d = ag_detach(x[0]);
+    tc_tensor *y = ag_mul(x[0], d);
+
+    (void)context;
+    tc_release(d);
+    return y;
+}
+
+/* f(x, w) = x * w.detach() * w */
+static tc_tensor *gc_hidden_w(tc_tensor *const *x, void *context)
+{
+    tc_tensor *d = ag_detach(x[1]);
+    tc_tensor *a = ag_mul(x[0], d);
+    tc_tensor *y = ag_mul(a, x[1]);
+
+    (void)context;
+    tc_release(d);
+    tc_release(a);
+    return y;
+}
+
+static tc_tensor *gc_square(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return ag_mul(x[0], x[0]);
+}
+
+static tc_tensor *gc_times_two(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return ag_mul_scalar(x[0], 2);
+}
+
+/* The kernel: no graph, so no analytical gradient */
+static tc_tensor *gc_kernel_times_two(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return tc_mul_scalar(x[0], 2);
+}
+
+static tc_tensor *gc_constant(tc_tensor *const *x, void *context)
+{
+    (void)x;
+    (void)context;
+    return tc_ones(S(2), TC_FLOAT64);
+}
+
+static tc_tensor *gc_add(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return ag_add(x[0], x[1]);
+}
+
+/* gradcheck(lambda x: x * x.detach(), (x,)) with x = [1, 2]: GradcheckError
+   'Jacobian mismatch for output 0 with respect to input 0,\nnumerical:
+   [[2, 0], [0, 4]] analytical: [[1, 0], [0, 2]]' (PyTorch 1.13) */
+START_TEST(test_gradcheck_finds_a_wrong_gradient)
+{
+    tc_tensor *x = LEAF(S(2), 1.0, 2.0);
+    ag_gradcheck_mismatch m;
+    const char *prefix = "Jacobian mismatch for output 0 with respect to input 0 at (0, 0),\n"
+                         "numerical:";
+
+    ck_assert_int_eq(ag_gradcheck(gc_half_square, NULL, 1, &x, &m), -1);
+    ck_assert_ptr_nonnull(tc_error());
+    ck_assert_msg(strncmp(tc_error(), prefix, strlen(prefix)) == 0, "message: %s", tc_error());
+    ck_assert_msg(strstr(tc_error(), "\nanalytical:1\n") != NULL, "message: %s", tc_error());
+    ck_assert_int_eq(m.input, 0);
+    ck_assert_int_eq(m.row, 0);
+    ck_assert_int_eq(m.column, 0);
+    ck_assert_double_eq_tol(m.numerical, 2.0, 1e-6);
+    ck_assert_double_eq(m.analytical, 1.0);
+    tc_clear_error();
+    EXPECT_T(x, S(2), 1.0, 2.0);      /* restored */
+    EXPECT_NO_GRAD(x);                /* the caller's leaf got no gradient */
+    ck_assert_int_eq(ag_version(x), 0);
+}
+END_TEST
+
+/* gradcheck(lambda x, w: x * w.detach() * w, (x, w)), x = [1, 2], w = [3, 4]:
+   'Jacobian mismatch for output 0 with respect to input 1' numerical
+   [[6, 0], [0, 16]], analytical [[3, 0], [0, 8]] */
+START_TEST(test_gradcheck_names_the_input)
+{
+    tc_tensor *in[2] = { LEAF(S(2), 1.0, 2.0), LEAF(S(2), 3.0, 4.0) };
+    ag_gradcheck_mismatch m;
+
+    ck_assert_int_eq(ag_gradcheck(gc_hidden_w, NULL, 2, in, &m), -1);
+    ck_assert_int_eq(m.input, 1);
+    ck_assert_int_eq(m.row, 0);
+    ck_assert_int_eq(m.column, 0);
+    ck_assert_double_eq_tol(m.numerical, 6.0, 1e-6);
+    ck_assert_double_eq(m.analytical, 3.0);
+    ck_assert_msg(strncmp(tc_error(), "Jacobian mismatch for output 0 with respect to input 1 "
+                                      "at (0, 0),\nnumerical:", 74) == 0, "%s", tc_error());
+    tc_clear_error();
+    /* only w requires grad: the mismatch is still input 1 */
+    OK(ag_set_requires_grad(in[0], false));
+    ck_assert_int_eq(ag_gradcheck(gc_hidden_w, NULL, 2, in, &m), -1);
+    ck_assert_int_eq(m.input, 1);
+    ck_assert_int_eq(m.row, 0);
+    tc_clear_error();
+    /* the second element: row 1, column 1 (numerical 16, analytical 8) with
+       a tolerance that lets the first pass: |3 - 6| <= 3.5 */
+    ck_assert_int_eq(ag_gradcheck_with(gc_hidden_w, NULL, 2, in, 1e-6, 3.5, 0.0, &m), -1);
+    ck_assert_int_eq(m.row, 1);
+    ck_assert_int_eq(m.column, 1);
+    ck_assert_double_eq(m.analytical, 8.0);
+    tc_clear_error();
+}
+END_TEST
+
+/* gradcheck(lambda x: x * x, (x,)) -> True; a leaf input's grad untouched */
+START_TEST(test_gradcheck_passes)
+{
+    tc_tensor *x = LEAF(S(2), 1.0, 2.0);
+    tc_tensor *c = CONST(S(2), 5.0, 6.0);
+    tc_tensor *in[2] = { x, c };
+    ag_gradcheck_mismatch m = { 7, 7, 7, 7, 7 };
+    tc_tensor *n;
+
+    OK(ag_gradcheck(gc_square, NULL, 1, &x, &m));
+    ck_assert_int_eq(m.input, -1);
+    OK(ag_gradcheck(gc_add, NULL, 2, in, NULL));
+    EXPECT_NO_GRAD(x);
+    /* a non-leaf input is checked as the leaf of f; x's grad stays None */
+    n = K(ag_exp(x));
+    OK(ag_gradcheck(gc_square, NULL, 1, &n, NULL));
+    EXPECT_NO_GRAD(x);
+    /* gradcheck(lambda x: torch.ones(2), (x,)) -> True */
+    OK(ag_gradcheck(gc_constant, NULL, 1, &x, NULL));
+    ck_assert(ag_is_grad_enabled());
+}
+END_TEST
+
+/* PyTorch's messages for the inputs and a graph-less output */
+START_TEST(test_gradcheck_errors)
+{
+    tc_tensor *c = CONST(S(2), 1.0, 2.0);
+    tc_tensor *x = LEAF(S(2), 1.0, 2.0);
+    tc_tensor *e = K(tc_expand(CONST(S(1), 1.0), S(3)));
+    tc_tensor *in[2];
+    ag_gradcheck_mismatch m;
+
+    EXPECT_FAIL_INT(ag_gradcheck(gc_times_two, NULL, 1, &c, NULL),
+                    "gradcheck expects at least one input tensor to require gradient, but none "
+                    "of the them have requires_grad=True.");
+    OK(ag_set_requires_grad(e, true));
+    EXPECT_FAIL_INT(ag_gradcheck(gc_times_two, NULL, 1, &e, NULL),
+                    "The 0th input has a dimension with stride 0. gradcheck only supports "
+                    "inputs that are non-overlapping to be able to compute the numerical "
+                    "gradients correctly. You should call .contiguous on the input before "
+                    "passing it to gradcheck.");
+    in[0] = x;
+    in[1] = e;
+    EXPECT_FAIL_INT(ag_gradcheck(gc_add, NULL, 2, in, NULL),
+                    "The 1th input has a dimension with stride 0. gradcheck only supports "
+                    "inputs that are non-overlapping to be able to compute the numerical "
+                    "gradients correctly. You should call .contiguous on the input before "
+                    "passing it to gradcheck.");
+    /* gradcheck(lambda x: x.detach()*2, (x,)) */
+    tc_clear_error();
+    ck_assert_int_eq(ag_gradcheck(gc_kernel_times_two, NULL, 1, &x, &m), -1);
+    ck_assert_str_eq(tc_error(), "Numerical gradient for function expected to be zero");
+    ck_assert_int_eq(m.input, 0);
+    ck_assert_double_eq(m.analytical, 0.0);
+    tc_clear_error();
+    /* f fails: its message comes back (x (2) + (3)) */
+    in[1] = LEAF(S(3), 1, 2, 3);
+    EXPECT_FAIL_INT(ag_gradcheck(gc_add, NULL, 2, in, NULL),
+                    "The size of tensor a (2) must match the size of tensor b (3) at "
+                    "non-singleton dimension 0");
+    ck_assert(ag_is_grad_enabled());
+    /* a NULL input passes the earlier failure on */
+    in[1] = NULL;
+    tc_fail("earlier");
+    ck_assert_int_eq(ag_gradcheck(gc_add, NULL, 2, in, NULL), -1);
+    ck_assert_str_eq(tc_error(), "earlier");
+    tc_clear_error();
+    EXPECT_T(x, S(2), 1.0, 2.0);
+}
+END_TEST
+
+/* ------------------------------------------ every formula passes gradcheck */
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static double uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * (double)(next_random() >> 11) * 0x1p-53;
+}
+
+static int64_t random_int(int64_t lo, int64_t hi)    /* lo..hi inclusive */
+{
+    return lo + (int64_t)(next_random() % (uint64_t)(hi - lo + 1));
+}
+
+/* Where a formula is differentiable and numerically tame. */
+enum domain {
+    ANY,        /* [-2, 2] */
+    POSITIVE,   /* [0.5, 2] */
+    AWAY,       /* +-[0.5, 2]: away from the kinks of abs, relu and 1/x */
+    DISTINCT    /* distinct values at least 0.2 apart: no ties for max/min */
+};
+
+static double draw(enum domain domain)
+{
+    switch (domain) {
+    case POSITIVE:
+        return uniform(0.5, 2.0);
+    case AWAY:
+        return (next_random() & 1 ? 1 : -1) * uniform(0.5, 2.0);
+    default:
+        return uniform(-2.0, 2.0);
+    }
+}
+
+static tc_shape random_shape(int max_dim)
+{
+    tc_shape s = { .dim = random_int(0, max_dim) };
+
+    for (int64_t d = 0; d < s.dim; d++)
+        s.sizes[d] = random_int(1, 3);
+    return s;
+}
+
+/* A shape that broadcasts with s: some leading dims dropped, some sizes 1. */
+static tc_shape broadcast_partner(tc_shape s)
+{
+    tc_shape p = { .dim = random_int(0, s.dim) };
+
+    for (int64_t d = 0; d < p.dim; d++)
+        p.sizes[d] = random_int(0, 2) == 0 ? 1 : s.sizes[s.dim - p.dim + d];
+    return p;
+}
+
+/* A float64 leaf that requires grad, of this shape and domain; when
+   strided, a non-contiguous view (dims reversed over a permuted base, or
+   every other element of a longer vector), made by the kernels, so it is
+   a leaf all the same. Kept. */
+static tc_tensor *random_input(tc_shape shape, enum domain domain, bool strided)
+{
+    tc_tensor *t;
+    int64_t n;
+
+    if (strided && shape.dim >= 2) {
+        tc_shape rev = { .dim = shape.dim }, perm = { .dim = shape.dim };
+        for (int64_t d = 0; d < shape.dim; d++) {
+            rev.sizes[d] = shape.sizes[shape.dim - 1 - d];
+            perm.sizes[d] = shape.dim - 1 - d;
+        }
+        t = tc_permute(K(tc_zeros(rev, TC_FLOAT64)), perm);
+    } else if (strided && shape.dim == 1) {
+        t = tc_slice(K(tc_zeros(S(2 * shape.sizes[0]), TC_FLOAT64)), 0, 0,
+                     2 * shape.sizes[0], 2);
+    } else {
+        t = tc_zeros(shape, TC_FLOAT64);
+    }
+    ck_assert_ptr_nonnull(K(t));
+    n = tc_numel(t);
+    for (int64_t k = 0; k < n && domain != DISTINCT; k++)
+        tc_store(t, position_of(t, k), draw(domain));
+    if (domain == DISTINCT) {    /* a shuffle of 0.3 k + small noise */
+        for (int64_t k = 0; k < n; k++)
+            tc_store(t, position_of(t, k), 0.3 * (double)k + uniform(0, 0.05));
+        for (int64_t k = n - 1; k > 0; k--) {
+            int64_t j = random_int(0, k);
+            int64_t pk = position_of(t, k), pj = position_of(t, j);
+            double a = tc_load(t, pk);
+            tc_store(t, pk, tc_load(t, pj));
+            tc_store(t, pj, a);
+        }
+    }
+    ck_assert_int_eq(ag_set_requires_grad(t, true), 0);
+    return t;
+}
+
+typedef struct {
+    const char *name;
+    tc_tensor *(*unary)(const tc_tensor *);
+    tc_tensor *(*binary)(const tc_tensor *, const tc_tensor *);
+    tc_tensor *(*custom)(tc_tensor *const *);
+    int inputs;                 /* 1 or 2 */
+    enum domain domain[2];
+    bool broadcast;             /* binary: the second operand broadcasts */
+    int max_dim;
+} formula;
+
+static tc_tensor *apply_formula(tc_tensor *const *x, void *context)
+{
+    const formula *f = context;
+
+    if (f->custom != NULL)
+        return f->custom(x);
+    return f->unary != NULL ? f->unary(x[0]) : f->binary(x[0], x[1]);
+}
+
+/* Run gradcheck on f over `trials` random inputs (shapes, broadcasts,
+   layouts), failing the test with gradcheck's message. */
+static void check_formula(const formula *f, int trials)
+{
+    for (int trial = 0; trial < trials; trial++) {
+        tc_shape shape = random_shape(f->max_dim ? f->max_dim : 3);
+        tc_shape other = f->broadcast ? broadcast_partner(shape) : shape;
+        tc_tensor *in[2];
+        ag_gradcheck_mismatch m;
+        int status;
+
+        if (f->broadcast && random_int(0, 1)) {    /* either side may broadcast */
+            tc_shape t = shape;
+            shape = other;
+            other = t;
+        }
+        in[0] = random_input(shape, f->domain[0], trial % 2 == 1);
+        in[1] = f->inputs > 1 ? random_input(other, f->domain[1], trial % 3 == 1) : NULL;
+        status = ag_gradcheck(apply_formula, (void *)f, f->inputs, in, &m);
+        ck_assert_msg(status == 0, "%s, trial %d (dims %lld, %lld): %s", f->name, trial,
+                      (long long)shape.dim, (long long)other.dim,
+                      tc_error() ? tc_error() : "?");
+        testing_release_kept();
+    }
+}
+
+static tc_tensor *f_add_alpha(tc_tensor *const *x)
+{
+    tc_tensor *alpha = tc_number(2.5), *y = ag_add_alpha(x[0], x[1], alpha);
+
+    tc_release(alpha);
+    return y;
+}
+
+static tc_tensor *f_sub_alpha(tc_tensor *const *x)
+{
+    tc_tensor *alpha = tc_number(-1.5), *y = ag_sub_alpha(x[0], x[1], alpha);
+
+    tc_release(alpha);
+    return y;
+}
+
+static tc_tensor *f_scalars(tc_tensor *const *x)    /* (x*3 + 2 - x/4) / 0.5 - (1 - x) */
+{
+    tc_tensor *a = ag_mul_scalar(x[0], 3), *b = ag_add_scalar(a, 2);
+    tc_tensor *c = ag_div_scalar(x[0], 4), *d = ag_sub(b, c), *e = ag_div_scalar(d, 0.5);
+    tc_tensor *f = ag_rsub_scalar(x[0], 1), *y = ag_sub(e, f);
+
+    tc_release(a);
+    tc_release(b);
+    tc_release(c);
+    tc_release(d);
+    tc_release(e);
+    tc_release(f);
+    return y;
+}
+
+static tc_tensor *f_number_over(tc_tensor *const *x)    /* 2 / x */
+{
+    tc_tensor *two = tc_number(2.0), *y = ag_div(two, x[0]);
+
+    tc_release(two);
+    return y;
+}
+
+static tc_tensor *f_chain(tc_tensor *const *x)    /* d.94's chain, ending in g * g */
+{
+    tc_tensor *a = ag_mul(x[0], x[1]), *b = ag_add_scalar(a, 1), *c = ag_exp(b);
+    tc_tensor *w2 = ag_mul(x[1], x[1]), *w3 = ag_add_scalar(w2, 1), *d = ag_div(c, w3);
+    tc_tensor *e = ag_sqrt(d), *f = ag_sub(e, x[0]), *g = ag_tanh(f), *y = ag_mul(g, g);
+    tc_tensor *all[] = { a, b, c, w2, w3, d, e, f, g };
+
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        tc_release(all[i]);
+    return y;
+}
+
+static tc_tensor *f_same_twice(tc_tensor *const *x)    /* x * x + x / x.sigmoid() */
+{
+    tc_tensor *a = ag_mul(x[0], x[0]), *s = ag_sigmoid(x[0]), *b = ag_div(x[0], s);
+    tc_tensor *y = ag_add(a, b);
+
+    tc_release(a);
+    tc_release(s);
+    tc_release(b);
+    return y;
+}
+
+static const formula elementwise_formulas[] = {
+    { "neg", ag_neg, NULL, NULL, 1, { ANY }, false, 0 },
+    { "exp", ag_exp, NULL, NULL, 1, { ANY }, false, 0 },
+    { "log", ag_log, NULL, NULL, 1, { POSITIVE }, false, 0 },
+    { "sqrt", ag_sqrt, NULL, NULL, 1, { POSITIVE }, false, 0 },
+    { "abs", ag_abs, NULL, NULL, 1, { AWAY }, false, 0 },
+    { "relu", ag_relu, NULL, NULL, 1, { AWAY }, false, 0 },
+    { "sigmoid", ag_sigmoid, NULL, NULL, 1, { ANY }, false, 0 },
+    { "tanh", ag_tanh, NULL, NULL, 1, { ANY }, false, 0 },
+    { "add", NULL, ag_add, NULL, 2, { ANY, ANY }, true, 0 },
+    { "sub", NULL, ag_sub, NULL, 2, { ANY, ANY }, true, 0 },
+    { "mul", NULL, ag_mul, NULL, 2, { ANY, ANY }, true, 0 },
+    { "div", NULL, ag_div, NULL, 2, { ANY, AWAY }, true, 0 },
+    { "rsub", NULL, ag_rsub, NULL, 2, { ANY, ANY }, true, 0 },
+    { "add alpha", NULL, NULL, f_add_alpha, 2, { ANY, ANY }, true, 0 },
+    { "sub alpha", NULL, NULL, f_sub_alpha, 2, { ANY, ANY }, true, 0 },
+    { "numbers", NULL, NULL, f_scalars, 1, { ANY }, false, 0 },
+    { "2 / x", NULL, NULL, f_number_over, 1, { AWAY }, false, 0 },
+    { "chain", NULL, NULL, f_chain, 2, { ANY, ANY }, true, 0 },
+    { "same input twice", NULL, NULL, f_same_twice, 1, { ANY }, false, 0 },
+};
+
+START_TEST(test_gradcheck_elementwise_formulas)
+{
+    rng = 0x9E3779B97F4A7C15u;
+    for (size_t i = 0; i < sizeof elementwise_formulas / sizeof elementwise_formulas[0]; i++)
+        check_formula(&elementwise_formulas[i], 12);
 }
 END_TEST
 
@@ -2588,6 +3021,15 @@ Suite *suite_ch05(void)
     tcase_add_test(tc, test_release_frees_the_graph);
     tcase_add_test(tc, test_deep_chain);
     tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+
+    tc = testing_tcase("gradcheck", setup, teardown);
+    tcase_add_test(tc, test_gradcheck_finds_a_wrong_gradient);
+    tcase_add_test(tc, test_gradcheck_names_the_input);
+    tcase_add_test(tc, test_gradcheck_passes);
+    tcase_add_test(tc, test_gradcheck_errors);
+    tcase_add_test(tc, test_gradcheck_elementwise_formulas);
+    tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
 
 #if CH05_VIEWS
