@@ -2346,6 +2346,168 @@ START_TEST(test_views_under_no_grad)
 }
 END_TEST
 
+/* The view and in-place formulas pass gradcheck (check_formula, above). */
+static tc_tensor *release_and_return(tc_tensor *y, tc_tensor *a, tc_tensor *b)
+{
+    tc_release(a);
+    tc_release(b);
+    return y;
+}
+
+static tc_tensor *fv_view(tc_tensor *const *x)
+{
+    tc_tensor *c = ag_contiguous(x[0]);
+
+    return release_and_return(c == NULL ? NULL : ag_view(c, S(tc_numel(c))), c, NULL);
+}
+static tc_tensor *fv_reshape(tc_tensor *const *x) { return ag_reshape(x[0], S(tc_numel(x[0]))); }
+static tc_tensor *fv_flatten(tc_tensor *const *x) { return ag_flatten(x[0], 0, -1); }
+static tc_tensor *fv_transpose(tc_tensor *const *x)
+{
+    return x[0]->dim >= 2 ? ag_transpose(x[0], 0, x[0]->dim - 1) : ag_t(x[0]);
+}
+static tc_tensor *fv_permute(tc_tensor *const *x)
+{
+    tc_shape dims = { .dim = x[0]->dim };
+
+    for (int64_t d = 0; d < dims.dim; d++)
+        dims.sizes[d] = dims.dim - 1 - d;
+    return ag_permute(x[0], dims);
+}
+static tc_tensor *fv_select(tc_tensor *const *x)
+{
+    return x[0]->dim == 0 ? ag_clone(x[0]) : ag_select(x[0], 0, x[0]->sizes[0] - 1);
+}
+static tc_tensor *fv_slice(tc_tensor *const *x)
+{
+    int64_t last = x[0]->dim - 1;
+
+    return last < 0 ? ag_clone(x[0]) : ag_slice(x[0], last, 0, x[0]->sizes[last], 2);
+}
+static tc_tensor *fv_narrow(tc_tensor *const *x)
+{
+    return x[0]->dim == 0 ? ag_clone(x[0]) : ag_narrow(x[0], 0, 0, 1);
+}
+static tc_tensor *fv_expand(tc_tensor *const *x)
+{
+    tc_tensor *u = ag_unsqueeze(x[0], 0);
+    tc_shape to = tc_shape_of(u);
+
+    to.sizes[0] = 3;
+    return release_and_return(ag_expand(u, to), u, NULL);
+}
+static tc_tensor *fv_squeeze(tc_tensor *const *x) { return ag_squeeze(x[0]); }
+static tc_tensor *fv_squeeze_dim(tc_tensor *const *x)
+{
+    return x[0]->dim == 0 ? ag_squeeze(x[0]) : ag_squeeze_dim(x[0], 0);
+}
+static tc_tensor *fv_diagonal(tc_tensor *const *x)
+{
+    tc_tensor *m, *y;
+
+    if (x[0]->dim >= 2)
+        return ag_diagonal(x[0], 0, 0, 1);
+    m = x[0]->dim == 1 ? ag_unsqueeze(x[0], 0) : ag_expand(x[0], S(2, 2));
+    y = m == NULL ? NULL : ag_diagonal(m, 0, 0, 1);
+    tc_release(m);
+    return y;
+}
+static tc_tensor *fv_diagonal_below(tc_tensor *const *x)
+{
+    return x[0]->dim >= 2 ? ag_diagonal(x[0], -1, x[0]->dim - 1, 0) : ag_clone(x[0]);
+}
+static tc_tensor *fv_as_strided(tc_tensor *const *x)    /* overlapping windows of 2 */
+{
+    tc_tensor *c = ag_clone(x[0]);
+    int64_t n = tc_numel(x[0]);
+
+    return release_and_return(n < 2 ? ag_view(c, S(n)) : ag_as_strided(c, S(n - 1, 2), S(1, 1), 0),
+                              c, NULL);
+}
+static tc_tensor *fv_unbind(tc_tensor *const *x)    /* 2 * out[0] + out[last] */
+{
+    int64_t n = 0;
+    tc_tensor **out, *a, *y;
+
+    if (x[0]->dim == 0)
+        return ag_clone(x[0]);
+    out = ag_unbind(x[0], 0, &n);
+    if (out == NULL)
+        return NULL;
+    a = ag_mul_scalar(out[0], 2);
+    y = ag_add(a, out[n - 1]);
+    tc_release(a);
+    for (int64_t i = 0; i < n; i++)
+        tc_release(out[i]);
+    free(out);
+    return y;
+}
+
+/* y = x*1; y.op_(...): a non-leaf modified in place */
+static tc_tensor *inplace_of(tc_tensor *const *x, int which)
+{
+    tc_tensor *y = ag_mul_scalar(x[0], 1), *r = NULL;
+
+    if (y == NULL)
+        return NULL;
+    switch (which) {
+    case 0: r = ag_add_(y, x[1]); break;
+    case 1: r = ag_sub_(y, x[1]); break;
+    case 2: r = ag_mul_(y, x[1]); break;
+    case 3: r = ag_div_(y, x[1]); break;
+    case 4: r = ag_neg_(y); break;
+    case 5: r = ag_exp_(y); break;
+    default: r = ag_relu_(y); break;
+    }
+    tc_release(r);
+    if (r == NULL) {
+        tc_release(y);
+        return NULL;
+    }
+    return y;
+}
+static tc_tensor *fv_add_(tc_tensor *const *x) { return inplace_of(x, 0); }
+static tc_tensor *fv_sub_(tc_tensor *const *x) { return inplace_of(x, 1); }
+static tc_tensor *fv_mul_(tc_tensor *const *x) { return inplace_of(x, 2); }
+static tc_tensor *fv_div_(tc_tensor *const *x) { return inplace_of(x, 3); }
+static tc_tensor *fv_neg_(tc_tensor *const *x) { return inplace_of(x, 4); }
+static tc_tensor *fv_exp_(tc_tensor *const *x) { return inplace_of(x, 5); }
+static tc_tensor *fv_relu_(tc_tensor *const *x) { return inplace_of(x, 6); }
+
+static const formula view_formulas[] = {
+    { "view", NULL, NULL, fv_view, 1, { ANY }, false, 0 },
+    { "reshape", NULL, NULL, fv_reshape, 1, { ANY }, false, 0 },
+    { "flatten", NULL, NULL, fv_flatten, 1, { ANY }, false, 0 },
+    { "transpose", NULL, NULL, fv_transpose, 1, { ANY }, false, 2 },
+    { "permute", NULL, NULL, fv_permute, 1, { ANY }, false, 0 },
+    { "select", NULL, NULL, fv_select, 1, { ANY }, false, 0 },
+    { "slice", NULL, NULL, fv_slice, 1, { ANY }, false, 0 },
+    { "narrow", NULL, NULL, fv_narrow, 1, { ANY }, false, 0 },
+    { "expand", NULL, NULL, fv_expand, 1, { ANY }, false, 0 },
+    { "squeeze", NULL, NULL, fv_squeeze, 1, { ANY }, false, 0 },
+    { "squeeze dim", NULL, NULL, fv_squeeze_dim, 1, { ANY }, false, 0 },
+    { "diagonal", NULL, NULL, fv_diagonal, 1, { ANY }, false, 0 },
+    { "diagonal -1", NULL, NULL, fv_diagonal_below, 1, { ANY }, false, 0 },
+    { "as_strided", NULL, NULL, fv_as_strided, 1, { ANY }, false, 0 },
+    { "unbind", NULL, NULL, fv_unbind, 1, { ANY }, false, 0 },
+    { "clone", ag_clone, NULL, NULL, 1, { ANY }, false, 0 },
+    { "add_", NULL, NULL, fv_add_, 2, { ANY, ANY }, true, 0 },
+    { "sub_", NULL, NULL, fv_sub_, 2, { ANY, ANY }, true, 0 },
+    { "mul_", NULL, NULL, fv_mul_, 2, { ANY, ANY }, true, 0 },
+    { "div_", NULL, NULL, fv_div_, 2, { ANY, AWAY }, true, 0 },
+    { "neg_", NULL, NULL, fv_neg_, 1, { ANY }, false, 0 },
+    { "exp_", NULL, NULL, fv_exp_, 1, { ANY }, false, 0 },
+    { "relu_", NULL, NULL, fv_relu_, 1, { AWAY }, false, 0 },
+};
+
+START_TEST(test_gradcheck_view_formulas)
+{
+    rng = 0x2545F4914F6CDD1Du;
+    for (size_t i = 0; i < sizeof view_formulas / sizeof view_formulas[0]; i++)
+        check_formula(&view_formulas[i], 10);
+}
+END_TEST
+
 static void ch05_add_views(Suite *s)
 {
     TCase *tc = testing_tcase("views", setup, teardown);
@@ -2359,6 +2521,8 @@ static void ch05_add_views(Suite *s)
     tcase_add_test(tc, test_grad_diagonal_as_strided);
     tcase_add_test(tc, test_grad_unbind_clone);
     tcase_add_test(tc, test_views_under_no_grad);
+    tcase_add_test(tc, test_gradcheck_view_formulas);
+    tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
 
     tc = testing_tcase("in-place operations", setup, teardown);
@@ -2926,6 +3090,132 @@ START_TEST(test_views_with_matmul)
 END_TEST
 #endif
 
+/* The reductions, powers and products pass gradcheck. */
+static tc_tensor *fr_sum_dims(tc_tensor *const *x)
+{
+    return x[0]->dim == 0 ? ag_sum(x[0]) : ag_sum_dims(x[0], S(x[0]->dim - 1), true);
+}
+static tc_tensor *fr_sum_first_last(tc_tensor *const *x)
+{
+    return x[0]->dim < 2 ? ag_sum(x[0]) : ag_sum_dims(x[0], S(0, x[0]->dim - 1), false);
+}
+static tc_tensor *fr_mean_dims(tc_tensor *const *x)
+{
+    return x[0]->dim == 0 ? ag_mean(x[0]) : ag_mean_dims(x[0], S(0), false);
+}
+static tc_tensor *fr_max_dim(tc_tensor *const *x)
+{
+    tc_tensor *v = NULL, *i = NULL;
+
+    if (x[0]->dim == 0)
+        return ag_max(x[0]);
+    if (ag_max_dim(x[0], x[0]->dim - 1, false, &v, &i) < 0)
+        return NULL;
+    tc_release(i);
+    return v;
+}
+static tc_tensor *fr_min_dim(tc_tensor *const *x)
+{
+    tc_tensor *v = NULL, *i = NULL;
+
+    if (x[0]->dim == 0)
+        return ag_min(x[0]);
+    if (ag_min_dim(x[0], 0, true, &v, &i) < 0)
+        return NULL;
+    tc_release(i);
+    return v;
+}
+static tc_tensor *fr_cube(tc_tensor *const *x) { return ag_pow_scalar(x[0], 3); }
+static tc_tensor *fr_root(tc_tensor *const *x) { return ag_pow_scalar(x[0], 0.5); }
+static tc_tensor *fr_inverse_square(tc_tensor *const *x) { return ag_pow_scalar(x[0], -2); }
+static tc_tensor *fr_two_to(tc_tensor *const *x) { return ag_pow_number(2, x[0]); }
+static tc_tensor *fr_number_to(tc_tensor *const *x)    /* 1.5 ** x */
+{
+    tc_tensor *b = tc_number(1.5), *y = ag_pow(b, x[0]);
+
+    tc_release(b);
+    return y;
+}
+
+static const formula reduction_formulas[] = {
+    { "sum", ag_sum, NULL, NULL, 1, { ANY }, false, 0 },
+    { "sum dims", NULL, NULL, fr_sum_dims, 1, { ANY }, false, 0 },
+    { "sum first and last", NULL, NULL, fr_sum_first_last, 1, { ANY }, false, 0 },
+    { "mean", ag_mean, NULL, NULL, 1, { ANY }, false, 0 },
+    { "mean dims", NULL, NULL, fr_mean_dims, 1, { ANY }, false, 0 },
+    { "max", ag_max, NULL, NULL, 1, { DISTINCT }, false, 0 },
+    { "min", ag_min, NULL, NULL, 1, { DISTINCT }, false, 0 },
+    { "max dim", NULL, NULL, fr_max_dim, 1, { DISTINCT }, false, 0 },
+    { "min dim", NULL, NULL, fr_min_dim, 1, { DISTINCT }, false, 0 },
+    { "x ** 3", NULL, NULL, fr_cube, 1, { ANY }, false, 0 },
+    { "x ** 0.5", NULL, NULL, fr_root, 1, { POSITIVE }, false, 0 },
+    { "x ** -2", NULL, NULL, fr_inverse_square, 1, { AWAY }, false, 0 },
+    { "x ** y", NULL, ag_pow, NULL, 2, { POSITIVE, ANY }, true, 0 },
+    { "torch.pow(2, x)", NULL, NULL, fr_two_to, 1, { ANY }, false, 0 },
+    { "1.5 ** x", NULL, NULL, fr_number_to, 1, { ANY }, false, 0 },
+};
+
+START_TEST(test_gradcheck_reduction_formulas)
+{
+    rng = 0xD1B54A32D192ED03u;
+    for (size_t i = 0; i < sizeof reduction_formulas / sizeof reduction_formulas[0]; i++)
+        check_formula(&reduction_formulas[i], 10);
+}
+END_TEST
+
+static tc_tensor *fr_matmul(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return ag_matmul(x[0], x[1]);
+}
+static tc_tensor *fr_mm(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return ag_mm(x[0], x[1]);
+}
+static tc_tensor *fr_sparse_mm(tc_tensor *const *x, void *context)
+{
+    return ag_sparse_mm(context, x[0]);
+}
+
+/* matmul of every pair of ranks of a.6, contiguous and strided; mm; sparse.mm */
+START_TEST(test_gradcheck_matmul)
+{
+    static const struct { tc_shape a, b; } pairs[] = {
+        { { 1, { 3 } }, { 1, { 3 } } },
+        { { 2, { 2, 3 } }, { 1, { 3 } } },
+        { { 1, { 3 } }, { 2, { 3, 2 } } },
+        { { 2, { 2, 3 } }, { 2, { 3, 2 } } },
+        { { 3, { 2, 2, 3 } }, { 3, { 2, 3, 2 } } },
+        { { 3, { 2, 2, 3 } }, { 2, { 3, 2 } } },
+        { { 2, { 2, 3 } }, { 3, { 2, 3, 2 } } },
+        { { 4, { 2, 1, 2, 3 } }, { 3, { 3, 3, 2 } } },
+        { { 3, { 2, 2, 3 } }, { 3, { 1, 3, 2 } } },
+        { { 3, { 2, 2, 3 } }, { 1, { 3 } } },
+        { { 1, { 3 } }, { 3, { 2, 3, 2 } } },
+    };
+    tc_sparse *s = sparse_of(3, IDX(0, 1, 1, 2, 0, 2), D(3, 4, 5));
+
+    rng = 0x94D049BB133111EBu;
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+        for (int strided = 0; strided < 2; strided++) {
+            tc_tensor *in[2] = { random_input(pairs[p].a, ANY, strided),
+                                 random_input(pairs[p].b, ANY, !strided) };
+            ck_assert_msg(ag_gradcheck(fr_matmul, NULL, 2, in, NULL) == 0, "pair %zu: %s", p,
+                          tc_error());
+        }
+    for (int strided = 0; strided < 2; strided++) {
+        tc_tensor *in[2] = { random_input(S(2, 3), ANY, strided),
+                             random_input(S(3, 4), ANY, strided) };
+        tc_tensor *d = random_input(S(3, 2), ANY, strided);
+        ck_assert_msg(ag_gradcheck(fr_mm, NULL, 2, in, NULL) == 0, "mm: %s", tc_error());
+        ck_assert_msg(ag_gradcheck(fr_sparse_mm, s, 1, &d, NULL) == 0, "sparse.mm: %s",
+                      tc_error());
+    }
+    tc_sparse_release(s);
+}
+END_TEST
+
 static void ch05_add_reductions(Suite *s)
 {
     TCase *tc = testing_tcase("reductions, powers and products", setup, teardown);
@@ -2941,6 +3231,9 @@ static void ch05_add_reductions(Suite *s)
     tcase_add_test(tc, test_grad_sparse_mm);
     tcase_add_test(tc, test_grad_chains_with_sum_and_pow);
     tcase_add_test(tc, test_sum_backward_twice);
+    tcase_add_test(tc, test_gradcheck_reduction_formulas);
+    tcase_add_test(tc, test_gradcheck_matmul);
+    tcase_set_timeout(tc, 120);
 #if CH05_VIEWS
     tcase_add_test(tc, test_views_with_matmul);
 #endif
