@@ -404,8 +404,8 @@ START_TEST(test_names_elementwise)
 }
 END_TEST
 
-/* a.1: x + w where w is the same leaf's other op: both edges reach the
-   same AccumulateGrad; a constant with a constant records nothing */
+/* a constant times a constant records nothing: a leaf that requires
+   nothing, and backward() from it fails (c) */
 START_TEST(test_names_no_graph_without_grad)
 {
     tc_tensor *c = CONST(S(2), 1, 2), *d = CONST(S(2), 3, 4);
