@@ -2338,12 +2338,29 @@ START_TEST(test_views_under_no_grad)
     tc_tensor *v = K(ag_view(x, S(3)));
     tc_tensor *e = K(ag_select(x, 0, 0));
 
+    tc_tensor *y;
+
     ag_set_grad_enabled(previous);
     ck_assert(ag_requires_grad(v));
     ck_assert_ptr_null(ag_grad_fn(v));
     ck_assert(ag_is_leaf(v));
     ck_assert(ag_requires_grad(e));
     ck_assert_ptr_null(ag_grad_fn(e));
+    /* (checked with torch 1.13) v.backward(ones(3)) fails as for a tensor
+       without a gradient edge; y = v*2 records MulBackward0 with
+       next_functions ((None, 0), (None, 0)), and y.backward(ones(3)) runs,
+       leaving x.grad None; v.mul_(2) with grad mode on is refused */
+    EXPECT_FAIL_INT(ag_backward(v, CONST(S(3), 1, 1, 1), false), MSG_NO_GRAD);
+    y = K(ag_mul_scalar(v, 2));
+    EXPECT_NODE(y, "MulBackward0", NONE, NONE);
+    OK(backward_ones(y, false));
+    EXPECT_NO_GRAD(x);
+    EXPECT_FAILS(ag_mul_(v, K(tc_number(2.0))),
+                 "A view was created in no_grad mode and is being modified inplace with grad "
+                 "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                 "forbidden. You can clarify your code by moving both the view and the inplace "
+                 "either both inside the no_grad block (if you don't want the inplace to be "
+                 "tracked) or both outside (if you want the inplace to be tracked).");
 }
 END_TEST
 
