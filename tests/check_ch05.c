@@ -1393,6 +1393,40 @@ START_TEST(test_gradcheck_passes)
 }
 END_TEST
 
+/* with torch.no_grad(): gradcheck(lambda x: x*x, (x,)) -> GradcheckError
+   'Numerical gradient for function expected to be zero' (torch 1.13) */
+START_TEST(test_gradcheck_under_no_grad)
+{
+    tc_tensor *x = LEAF(S(2), 1.0, 2.0);
+    bool previous = ag_set_grad_enabled(false);
+
+    EXPECT_FAIL_INT(ag_gradcheck(gc_square, NULL, 1, &x, NULL),
+                    "Numerical gradient for function expected to be zero");
+    ck_assert(!ag_is_grad_enabled());
+    ag_set_grad_enabled(previous);
+}
+END_TEST
+
+/* a strided input is moved and restored bit for bit, version unchanged */
+START_TEST(test_gradcheck_restores_a_strided_input)
+{
+    tc_tensor *base = CONST(S(2, 3), 0.1, 0.2, 0.3, 0.4, 0.5, 0.6);
+    tc_tensor *x = K(tc_t(base));
+    double before[6];
+
+    OK(ag_set_requires_grad(x, true));
+    for (int k = 0; k < 6; k++)
+        before[k] = tc_load(base, k);
+    OK(ag_gradcheck(gc_square, NULL, 1, &x, NULL));
+    for (int k = 0; k < 6; k++)
+        ck_assert_msg(memcmp(&before[k], &(double){ tc_load(base, k) }, sizeof(double)) == 0,
+                      "element %d moved", k);
+    ck_assert_int_eq(ag_version(x), 0);
+    EXPECT_NO_GRAD(x);
+    ASSERT_STRIDES(x, 1, 3);
+}
+END_TEST
+
 /* PyTorch's messages for the inputs and a graph-less output */
 START_TEST(test_gradcheck_errors)
 {
@@ -3338,6 +3372,8 @@ Suite *suite_ch05(void)
     tcase_add_test(tc, test_gradcheck_finds_a_wrong_gradient);
     tcase_add_test(tc, test_gradcheck_names_the_input);
     tcase_add_test(tc, test_gradcheck_passes);
+    tcase_add_test(tc, test_gradcheck_under_no_grad);
+    tcase_add_test(tc, test_gradcheck_restores_a_strided_input);
     tcase_add_test(tc, test_gradcheck_errors);
     tcase_add_test(tc, test_gradcheck_elementwise_formulas);
     tcase_set_timeout(tc, 120);
