@@ -3101,6 +3101,14 @@ START_TEST(test_sum_backward_twice)
     y = K(ag_sum(K(ag_mul(x, x))));
     OK(ag_backward(y, NULL, false));
     EXPECT_FAIL_INT(ag_backward(y, NULL, false), MSG_SECOND_TIME);
+    /* c: x.sum().backward(torch.tensor(2.0)) -> [2, 2, 2];
+       x.sum().backward(torch.ones(1)) -> Mismatch in shape */
+    OK(ag_zero_grad(x, true));
+    OK(ag_backward(K(ag_sum(x)), K(tc_number(2.0)), false));
+    EXPECT_GRAD(x, S(3), 2, 2, 2);
+    EXPECT_FAIL_INT(ag_backward(K(ag_sum(x)), K(tc_ones(S(1), TC_FLOAT32)), false),
+                    "Mismatch in shape: grad_output[0] has a shape of torch.Size([1]) and "
+                    "output[0] has a shape of torch.Size([]).");
     /* d.98: y = x*w; z1 = y.sum(); z2 = (y*y).sum(); (z1 + z2).backward() */
     t = K(ag_mul(v, w));
     y = K(ag_add(K(ag_sum(t)), K(ag_sum(K(ag_mul(t, t))))));
