@@ -1298,6 +1298,12 @@ static tc_tensor *gc_kernel_times_two(tc_tensor *const *x, void *context)
     return tc_mul_scalar(x[0], 2);
 }
 
+static tc_tensor *gc_kernel_tiny(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return tc_mul_scalar(x[0], 1e-9);
+}
+
 static tc_tensor *gc_constant(tc_tensor *const *x, void *context)
 {
     (void)x;
@@ -1459,6 +1465,9 @@ START_TEST(test_gradcheck_errors)
     ck_assert_int_eq(m.input, 0);
     ck_assert_double_eq(m.analytical, 0.0);
     tc_clear_error();
+    /* gradcheck(lambda x: x.detach()*1e-9, (x,)): no tolerance for a graph-less output */
+    EXPECT_FAIL_INT(ag_gradcheck(gc_kernel_tiny, NULL, 1, &x, NULL),
+                    "Numerical gradient for function expected to be zero");
     /* f fails: its message comes back (x (2) + (3)) */
     in[1] = LEAF(S(3), 1, 2, 3);
     EXPECT_FAIL_INT(ag_gradcheck(gc_add, NULL, 2, in, NULL),
