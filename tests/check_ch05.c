@@ -3305,6 +3305,19 @@ static tc_tensor *fr_sparse_mm(tc_tensor *const *x, void *context)
     return ag_sparse_mm(context, x[0]);
 }
 
+/* A layer of three inputs: (x @ w + b).sigmoid().mean() */
+static tc_tensor *fr_layer(tc_tensor *const *x, void *context)
+{
+    tc_tensor *m = ag_matmul(x[0], x[1]), *z = m == NULL ? NULL : ag_add(m, x[2]);
+    tc_tensor *s = z == NULL ? NULL : ag_sigmoid(z), *y = s == NULL ? NULL : ag_mean(s);
+
+    (void)context;
+    tc_release(m);
+    tc_release(z);
+    tc_release(s);
+    return y;
+}
+
 /* matmul of every pair of ranks of a.6, contiguous and strided; mm; sparse.mm */
 START_TEST(test_gradcheck_matmul)
 {
@@ -3338,6 +3351,12 @@ START_TEST(test_gradcheck_matmul)
         ck_assert_msg(ag_gradcheck(fr_mm, NULL, 2, in, NULL) == 0, "mm: %s", tc_error());
         ck_assert_msg(ag_gradcheck(fr_sparse_mm, s, 1, &d, NULL) == 0, "sparse.mm: %s",
                       tc_error());
+    }
+    for (int strided = 0; strided < 2; strided++) {
+        tc_tensor *in[3] = { random_input(S(4, 3), ANY, strided),
+                             random_input(S(3, 2), ANY, !strided),
+                             random_input(S(2), ANY, false) };
+        ck_assert_msg(ag_gradcheck(fr_layer, NULL, 3, in, NULL) == 0, "layer: %s", tc_error());
     }
     tc_sparse_release(s);
 }
