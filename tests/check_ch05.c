@@ -2377,7 +2377,18 @@ START_TEST(test_inplace_on_a_saved_input)
     EXPECT_FAIL_INT(backward_ones(a, false),
                     MSG_MODIFIED("torch.DoubleTensor [2]", ", which is output 0 of MulBackward0, "
                                  "is at version 1; expected version 0 instead."));
+    a = K(ag_mul_scalar(x, 1));
+    tc_release(ag_div_(a, a));
+    EXPECT_FAIL_INT(backward_ones(a, false),
+                    MSG_MODIFIED("torch.DoubleTensor [2]", ", which is output 0 of DivBackward0, "
+                                 "is at version 1; expected version 0 instead."));
     EXPECT_NO_GRAD(x);
+    /* a.mul_(a) and a.div_(a) with no backward at all: released with the test */
+    tc_release(ag_mul_(K(ag_mul_scalar(x, 1)), x));
+    a = K(ag_mul_scalar(x, 1));
+    tc_release(ag_mul_(a, a));
+    a = K(ag_mul_scalar(x, 1));
+    tc_release(ag_div_(a, a));
     a = K(ag_mul_scalar(x, 1));
     b = K(ag_tanh(K(ag_add(a, a))));
     tc_release(ag_add_(a, b));
