@@ -105,8 +105,9 @@ START_TEST(test_graph_print_tree)
                            "        (MulBackward0, 0)  (see above)\n"
                            "        (None, 0)\n");
     free(text);
-    /* print_graph(x.exp(), {}): no names; print_graph(x, {}): a leaf has no grad_fn */
-    text = graph_written(ag_print_graph, K(ag_exp(x)), 0, NULL);
+    /* print_graph(x.exp(), {}): no names (a count without a list is no list);
+       print_graph(x, {}): a leaf has no grad_fn */
+    text = graph_written(ag_print_graph, K(ag_exp(x)), 3, NULL);
     ck_assert_str_eq(text, "ExpBackward0\n    (AccumulateGrad, 0)\n");
     free(text);
     text = graph_written(ag_print_graph, x, 0, NULL);
@@ -176,12 +177,18 @@ START_TEST(test_graph_dot)
     ck_assert(!graph_has(dot, "unused"));
     ck_assert(dot[strlen(dot) - 2] == '}');
     free(dot);
-    /* without the word, no counts; an empty edge (x * c) draws no arrow */
-    dot = ag_graph_dot(z, 0, NULL, NULL);
+    /* without the word, no counts; an empty edge (x * c) draws no arrow; a
+       count without a list, or a name that is NULL, is no name */
+    dot = ag_graph_dot(z, 2, NULL, NULL);
     ck_assert_ptr_nonnull(dot);
     ck_assert(graph_has(dot, "n0 [label=\"MulBackward0\"];"));
     ck_assert(graph_has(dot, "n0 -> n1 [label=\" 0\"];"));
     ck_assert(!graph_has(dot, "n2"));
+    free(dot);
+    names[0].name = NULL;
+    dot = ag_graph_dot(z, 1, names, NULL);
+    ck_assert_ptr_nonnull(dot);
+    ck_assert(graph_has(dot, "t0 [label=\"\", shape=ellipse"));
     free(dot);
     /* a leaf: no nodes at all */
     dot = ag_graph_dot(x, 0, NULL, NULL);
