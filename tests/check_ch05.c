@@ -256,6 +256,10 @@ static void teardown(void)
     ag_clear_warning();
 }
 
+/* The tests of "Seeing the graph", written on branch demo (they use the
+   helpers above). */
+#include "check_ch05_graph.h"
+
 /* ------------------------------------------------- the record of a tensor */
 
 /* e: x = ones(3, requires_grad=True): grad None, grad_fn None, is_leaf */
@@ -3484,6 +3488,8 @@ Suite *suite_ch05(void)
     tcase_add_test(tc, test_gradcheck_elementwise_formulas);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
+
+    graph_tests(s);
 
 #if CH05_VIEWS
     ch05_add_views(s);
