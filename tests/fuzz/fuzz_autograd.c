@@ -620,7 +620,7 @@ static bool tame(const tc_tensor *t, bool near_zero, bool ties)
         return true;
     do {
         double v = fz_ref_load(t, index);
-        if (!isfinite(v) || fabs(v) > 1e6 || (near_zero && fabs(v) < 1e-2))
+        if (!isfinite(v) || fabs(v) > 1e4 || (near_zero && fabs(v) < 1e-2))
             return false;
         for (int64_t k = 0; ties && k < n; k++)
             if (fabs(seen[k] - v) < 1e-2)
@@ -653,6 +653,8 @@ static void check_finite_differences(const program *p, tc_tensor *const *slots,
 {
     int checked = 0;
 
+    if (!tame(gradient, false, false))
+        return;
     for (int k = 0; k < p->num_leaves + p->num_steps; k++)
         if (slots[k] != NULL && (!tame(slots[k], false, false) || slots[k]->dtype != TC_FLOAT64))
             return;
