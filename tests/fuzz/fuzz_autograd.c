@@ -2,8 +2,8 @@
    The input builds up to 4 leaves (small float64 shapes that often
    broadcast, some requiring grad), then up to 12 ag_ operations on them and
    on earlier results (elementwise with tensors and numbers, detach,
-   retain_grad; reductions, views and in-place operations when the library
-   has them), then one backward pass from one of the results, with the
+   retain_grad, reductions, powers, products, views, in-place operations),
+   then one backward pass from one of the results, with the
    implicit gradient, a given one or one of the wrong shape, with or without
    retain_graph; then, sometimes, zero_grad or an in-place operation, and a
    second backward pass.
@@ -26,57 +26,12 @@
 
 #include "fuzz.h"
 
-/* ---- operations that are being written on other branches ----------------
-   Declared weak: NULL until the library defines them, so that this target
-   builds against every snapshot and uses each one as soon as it exists.
-   The signatures are CH05's. */
-#define WEAK __attribute__((weak))
-WEAK tc_tensor *ag_sum(const tc_tensor *x);
-WEAK tc_tensor *ag_mean(const tc_tensor *x);
-WEAK tc_tensor *ag_sum_dims(const tc_tensor *x, tc_shape dims, bool keepdim);
-WEAK tc_tensor *ag_mean_dims(const tc_tensor *x, tc_shape dims, bool keepdim);
-WEAK tc_tensor *ag_max(const tc_tensor *x);
-WEAK tc_tensor *ag_min(const tc_tensor *x);
-WEAK int ag_max_dim(const tc_tensor *x, int64_t dim, bool keepdim, tc_tensor **values,
-                    tc_tensor **indices);
-WEAK int ag_min_dim(const tc_tensor *x, int64_t dim, bool keepdim, tc_tensor **values,
-                    tc_tensor **indices);
-WEAK tc_tensor *ag_pow(const tc_tensor *a, const tc_tensor *exponent);
-WEAK tc_tensor *ag_pow_number(double base, const tc_tensor *exponent);
-WEAK tc_tensor *ag_matmul(const tc_tensor *a, const tc_tensor *b);
-WEAK tc_tensor *ag_mm(const tc_tensor *a, const tc_tensor *b);
-WEAK tc_tensor *ag_view(const tc_tensor *x, tc_shape shape);
-WEAK tc_tensor *ag_reshape(const tc_tensor *x, tc_shape shape);
-WEAK tc_tensor *ag_t(const tc_tensor *x);
-WEAK tc_tensor *ag_transpose(const tc_tensor *x, int64_t dim0, int64_t dim1);
-WEAK tc_tensor *ag_permute(const tc_tensor *x, tc_shape dims);
-WEAK tc_tensor *ag_select(const tc_tensor *x, int64_t dim, int64_t index);
-WEAK tc_tensor *ag_slice(const tc_tensor *x, int64_t dim, int64_t start, int64_t stop,
-                         int64_t step);
-WEAK tc_tensor *ag_narrow(const tc_tensor *x, int64_t dim, int64_t start, int64_t length);
-WEAK tc_tensor *ag_expand(const tc_tensor *x, tc_shape shape);
-WEAK tc_tensor *ag_squeeze(const tc_tensor *x);
-WEAK tc_tensor *ag_squeeze_dim(const tc_tensor *x, int64_t dim);
-WEAK tc_tensor *ag_unsqueeze(const tc_tensor *x, int64_t dim);
-WEAK tc_tensor *ag_flatten(const tc_tensor *x, int64_t start_dim, int64_t end_dim);
-WEAK tc_tensor *ag_diagonal(const tc_tensor *x, int64_t offset, int64_t dim1, int64_t dim2);
-WEAK tc_tensor *ag_clone(const tc_tensor *x);
-WEAK tc_tensor *ag_contiguous(const tc_tensor *x);
-WEAK tc_tensor **ag_unbind(const tc_tensor *x, int64_t dim, int64_t *n);
-WEAK tc_tensor *ag_add_(tc_tensor *a, const tc_tensor *b);
-WEAK tc_tensor *ag_sub_(tc_tensor *a, const tc_tensor *b);
-WEAK tc_tensor *ag_mul_(tc_tensor *a, const tc_tensor *b);
-WEAK tc_tensor *ag_div_(tc_tensor *a, const tc_tensor *b);
-WEAK tc_tensor *ag_neg_(tc_tensor *a);
-WEAK tc_tensor *ag_exp_(tc_tensor *a);
-WEAK tc_tensor *ag_relu_(tc_tensor *a);
-
 /* ---- the program ----------------------------------------------------------- */
 
 enum { MAX_LEAVES = 4, MAX_STEPS = 12, MAX_SLOTS = MAX_LEAVES + MAX_STEPS, MAX_FD = 8 };
 
 typedef enum {
-    /* on main */
+    /* elementwise */
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_ADD_ALPHA, OP_SUB_ALPHA, OP_RSUB, OP_RSUB_NUMBER,
     OP_ADD_NUMBER, OP_SUB_NUMBER, OP_MUL_NUMBER, OP_DIV_NUMBER,
     OP_NEG, OP_EXP, OP_LOG, OP_SQRT, OP_ABS, OP_RELU, OP_SIGMOID, OP_TANH,
@@ -112,7 +67,7 @@ typedef struct {
     int64_t i[3];             /* dims, indices, offsets */
     bool flag;                /* keepdim */
     tc_shape shape;           /* a shape or a list of dims */
-    bool skipped;             /* not run: an operand was missing, or no such function */
+    bool skipped;             /* not run: an operand was missing, or it would make a cycle */
     bool failed;              /* failed in the recorded run (so skipped by replays) */
     tc_tensor *frozen;        /* detach: its value in the recorded run, a constant */
 } step;
@@ -132,60 +87,17 @@ static bool is_binary(op_code op)
            (op >= OP_ADD_ && op <= OP_DIV_);
 }
 
-/* a.mul_(b) and a.div_(b) save b. When b was computed from a (and is not
-   a itself, which the library saves as an alias), b's graph may have saved
-   a, and a's new history then owns b: a cycle that only a backward pass
-   through it breaks. PyTorch 1.13 leaks the same way (y.mul_(y * y) with no
-   backward: measured); the library does not break such cycles yet, so the
-   target does not build them. */
+/* a.add_(b) (and sub_, mul_, div_) gives a a new node with an edge to b's
+   graph (and mul_, div_ save b). When b was computed from a (and is not a
+   itself), b's graph may have saved a, and a's new history then owns that
+   graph: a cycle that only a backward pass through it breaks. PyTorch 1.13
+   leaks the same way (y.mul_(y * y) with no backward: measured); the
+   library does not break such cycles yet, so the target does not build
+   them. */
 static bool makes_cycle(const step *s, tc_tensor *const *slots)
 {
-    return (s->op == OP_MUL_ || s->op == OP_DIV_) && slots[s->b] != slots[s->a] &&
+    return s->op >= OP_ADD_ && s->op <= OP_DIV_ && slots[s->b] != slots[s->a] &&
            !ag_is_leaf(slots[s->b]);
-}
-
-/* Is the function of this operation in the library? */
-static bool available(op_code op)
-{
-    switch (op) {
-    case OP_SUM: return ag_sum != NULL;
-    case OP_MEAN: return ag_mean != NULL;
-    case OP_SUM_DIMS: return ag_sum_dims != NULL;
-    case OP_MEAN_DIMS: return ag_mean_dims != NULL;
-    case OP_MAX: return ag_max != NULL;
-    case OP_MIN: return ag_min != NULL;
-    case OP_MAX_DIM: return ag_max_dim != NULL;
-    case OP_MIN_DIM: return ag_min_dim != NULL;
-    case OP_POW: case OP_POW_NUMBER: return ag_pow != NULL;
-    case OP_NUMBER_POW: return ag_pow_number != NULL;
-    case OP_MATMUL: return ag_matmul != NULL;
-    case OP_MM: return ag_mm != NULL;
-    case OP_VIEW: return ag_view != NULL;
-    case OP_RESHAPE: return ag_reshape != NULL;
-    case OP_T: return ag_t != NULL;
-    case OP_TRANSPOSE: return ag_transpose != NULL;
-    case OP_PERMUTE: return ag_permute != NULL;
-    case OP_SELECT: return ag_select != NULL;
-    case OP_SLICE: return ag_slice != NULL;
-    case OP_NARROW: return ag_narrow != NULL;
-    case OP_EXPAND: return ag_expand != NULL;
-    case OP_SQUEEZE: return ag_squeeze != NULL;
-    case OP_SQUEEZE_DIM: return ag_squeeze_dim != NULL;
-    case OP_UNSQUEEZE: return ag_unsqueeze != NULL;
-    case OP_FLATTEN: return ag_flatten != NULL;
-    case OP_DIAGONAL: return ag_diagonal != NULL;
-    case OP_CLONE: return ag_clone != NULL;
-    case OP_CONTIGUOUS: return ag_contiguous != NULL;
-    case OP_UNBIND: return ag_unbind != NULL;
-    case OP_ADD_: return ag_add_ != NULL;
-    case OP_SUB_: return ag_sub_ != NULL;
-    case OP_MUL_: return ag_mul_ != NULL;
-    case OP_DIV_: return ag_div_ != NULL;
-    case OP_NEG_: return ag_neg_ != NULL;
-    case OP_EXP_: return ag_exp_ != NULL;
-    case OP_RELU_: return ag_relu_ != NULL;
-    default: return true;
-    }
 }
 
 /* A number operand: smooth values mostly, sometimes an edge. */
@@ -443,7 +355,7 @@ static void record(fz_reader *r, program *p, tc_tensor **slots)
         s->a = operand(r, n);
         s->b = operand(r, n);
         if (slots[s->a] == NULL || (is_binary(s->op) && slots[s->b] == NULL) ||
-            !available(s->op) || makes_cycle(s, slots)) {
+            makes_cycle(s, slots)) {
             s->skipped = true;
             continue;
         }
@@ -807,8 +719,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         step s = { .op = (op_code)(OP_ADD_ + fz_byte(&r) % (OP_RELU_ - OP_ADD_ + 1)),
                    .a = operand(&r, p.num_leaves + p.num_steps),
                    .b = operand(&r, p.num_leaves + p.num_steps) };
-        if (available(s.op) && slots[s.a] != NULL && slots[s.b] != NULL &&
-            !makes_cycle(&s, slots)) {
+        if (slots[s.a] != NULL && slots[s.b] != NULL && !makes_cycle(&s, slots)) {
             tc_tensor *out = apply(&s, slots);
             if (out == NULL)
                 fz_check_failed(op_names[s.op]);
