@@ -447,10 +447,13 @@ static void check_leaf_grads(tc_tensor *const *slots, int num_leaves, const tc_t
                              bool first_pass)
 {
     for (int k = 0; k < num_leaves; k++) {
-        tc_tensor *g = ag_grad(slots[k]);
+        tc_tensor *g;
 
-        if (slots[k] == NULL || !ag_requires_grad(slots[k]))
+        /* a leaf modified in place by an op with a tensor that requires
+           grad is no longer a leaf */
+        if (slots[k] == NULL || !ag_requires_grad(slots[k]) || !ag_is_leaf(slots[k]))
             continue;
+        g = ag_grad(slots[k]);
         if (!reaches(root, slots[k])) {
             FZ_CHECK(!first_pass || g == NULL, "leaf %d: not reached, but has a grad", k);
             continue;
@@ -590,7 +593,7 @@ static void check_finite_differences(const program *p, tc_tensor *const *slots,
             if (p->steps[k].frozen != NULL)
                 return;
     for (int which = 0; which < p->num_leaves && checked < MAX_FD; which++) {
-        tc_tensor *g = ag_grad(slots[which]);
+        tc_tensor *g = ag_is_leaf(slots[which]) ? ag_grad(slots[which]) : NULL;
         int64_t index[TC_MAX_DIMS] = { 0 };
 
         if (g == NULL || tc_numel(g) == 0)
@@ -621,7 +624,7 @@ static void check_finite_differences(const program *p, tc_tensor *const *slots,
 static void snapshot(tc_tensor *const *slots, int n, tc_tensor **copies)
 {
     for (int k = 0; k < n; k++) {
-        tc_tensor *g = slots[k] == NULL ? NULL : ag_grad(slots[k]);
+        tc_tensor *g = slots[k] == NULL || !ag_is_leaf(slots[k]) ? NULL : ag_grad(slots[k]);
         copies[k] = g == NULL ? NULL : tc_clone(g);
         FZ_CHECK(g == NULL || copies[k] != NULL, "clone of a grad failed");
     }
