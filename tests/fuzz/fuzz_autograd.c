@@ -579,12 +579,30 @@ static bool tame(const tc_tensor *t, bool near_zero, bool ties)
     return true;
 }
 
-/* Is step s at a point where its function is smooth? */
+/* Are the values of t positive? */
+static bool positive(const tc_tensor *t)
+{
+    int64_t index[TC_MAX_DIMS] = { 0 };
+
+    if (t == NULL || tc_numel(t) == 0)
+        return true;
+    do
+        if (!(fz_ref_load(t, index) > 0))
+            return false;
+    while (tc_next_index(t->dim, t->sizes, index));
+    return true;
+}
+
+/* Is step s at a point where its function is smooth? (a ** b with a tensor
+   b needs log(a): its gradient is NaN for a < 0, in PyTorch as here.) */
 static bool smooth_at(const step *s, tc_tensor *const *slots)
 {
     switch (s->op) {
-    case OP_ABS: case OP_RELU: case OP_RELU_: case OP_SQRT: case OP_LOG:
-    case OP_POW: case OP_POW_NUMBER:
+    case OP_POW:
+        return tame(slots[s->a], true, false) && positive(slots[s->a]);
+    case OP_NUMBER_POW:
+        return s->x > 0;
+    case OP_ABS: case OP_RELU: case OP_RELU_: case OP_SQRT: case OP_LOG: case OP_POW_NUMBER:
         return tame(slots[s->a], true, false);
     case OP_MAX: case OP_MIN: case OP_MAX_DIM: case OP_MIN_DIM:
         return tame(slots[s->a], false, true);
