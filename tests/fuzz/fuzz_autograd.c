@@ -732,15 +732,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "backward from slot %d, retain_graph %d: %d %s\n", root_slot, retain,
                 status, message ? message : "");
     FZ_CHECK(status == 0 || status == -1, "backward returned %d", status);
-    if (!ag_requires_grad(root)) {
+    if (status != 0 && stale(slots, root_slot) && starts_with(message, NO_GRAD)) {
+        /* the library's answer for a stale view (see stale); not PyTorch's */
+    } else if (!ag_requires_grad(root)) {
         FZ_CHECK(status == -1 && starts_with(message, NO_GRAD), "backward without grad");
     } else if (implicit && tc_numel(root) != 1) {
         FZ_CHECK(status == -1 && starts_with(message, IMPLICIT), "implicit non-scalar");
     } else if (wrong_shape) {
         FZ_CHECK(status == -1 && starts_with(message, MISMATCH), "gradient of a wrong shape");
     } else if (status != 0) {
-        FZ_CHECK((any_inplace_ran && starts_with(message, MODIFIED)) ||
-                     (stale(slots, root_slot) && starts_with(message, NO_GRAD)),
+        FZ_CHECK(any_inplace_ran && starts_with(message, MODIFIED),
                  "backward failed: %s", message ? message : "(no message)");
     }
     if (status != 0) {
