@@ -423,6 +423,26 @@ START_TEST(test_storage_new)
 }
 END_TEST
 
+START_TEST(test_storage_live_count)
+{
+    int64_t before = tc_live_storages();
+    tc_storage *s = tc_storage_new(8);
+    tc_tensor *t = tc_zeros(TC_SHAPE(2, 3), TC_FLOAT32);
+    tc_tensor *v = tc_view(t, TC_SHAPE(6));    /* a view: no new storage */
+
+    ck_assert_int_eq(tc_live_storages(), before + 2);
+    tc_storage_retain(s);
+    tc_storage_release(s);    /* one reference left: still alive */
+    ck_assert_int_eq(tc_live_storages(), before + 2);
+    tc_storage_release(s);
+    ck_assert_int_eq(tc_live_storages(), before + 1);
+    tc_release(t);            /* v still holds the storage */
+    ck_assert_int_eq(tc_live_storages(), before + 1);
+    tc_release(v);
+    ck_assert_int_eq(tc_live_storages(), before);
+}
+END_TEST
+
 START_TEST(test_storage_view_shares)
 {
     tc_tensor *flat = tc_arange(0, 6, 1);
@@ -1997,6 +2017,7 @@ Suite *suite_ch01(void)
 
     tc = testing_tcase("storage refcounts", NULL, NULL);
     tcase_add_test(tc, test_storage_new);
+    tcase_add_test(tc, test_storage_live_count);
     tcase_add_test(tc, test_storage_view_shares);
     tcase_add_test(tc, test_storage_tensor_over_retains);
     tcase_add_test(tc, test_storage_tensor_retain_release);

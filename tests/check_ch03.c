@@ -726,6 +726,13 @@ START_TEST(test_pow)
     /* (torch.tensor([1.5,-2.],dtype=torch.float64)**2).tolist() == [2.25, 4.0] */
     EXPECT(tc_pow_scalar(K(F64(S(2), 1.5, -2)), 2), TC_FLOAT64, S(2), CH03_EXACT,
            VF(2.25, 4.0));
+    /* PyTorch computes x**3 as x*x*x and x**-0.5 as 1/sqrt(x), to the last bit:
+       [float.hex(v) for v in (torch.tensor([2.9]) ** 3).tolist()] == ['0x1.86395cp+4'],
+       (torch.tensor([1.3]) ** -0.5) gives '0x1.c10dbep-1'; powf would differ in the last bit */
+    EXPECT(tc_pow_scalar(K(F32(S(1), 2.9f)), 3), TC_FLOAT32, S(1), CH03_EXACT,
+           VF(0x1.86395cp+4));
+    EXPECT(tc_pow_scalar(K(F32(S(1), 1.3f)), -0.5), TC_FLOAT32, S(1), CH03_EXACT,
+           VF(0x1.c10dbep-1));
     /* (torch.tensor([3]) ** 41).tolist() == [-420491770248316829]: wraps */
     EXPECT(tc_pow_scalar(K(I64(S(1), 3)), 41), TC_INT64, S(1), CH03_EXACT,
            VI(-420491770248316829LL));
