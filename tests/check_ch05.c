@@ -1370,11 +1370,16 @@ START_TEST(test_gradcheck_names_the_input)
     ck_assert_msg(strncmp(tc_error(), "Jacobian mismatch for output 0 with respect to input 1 "
                                       "at (0, 0),\nnumerical:", 74) == 0, "%s", tc_error());
     tc_clear_error();
-    /* only w requires grad: the mismatch is still input 1 */
+    /* only w requires grad: the mismatch is input 1 of the caller's array, and,
+       as torch.autograd.gradcheck(lambda x, w: x * w.detach() * w, (x, w)) says in
+       torch 1.13, "with respect to input 0": PyTorch numbers the inputs that
+       require grad */
     OK(ag_set_requires_grad(in[0], false));
     ck_assert_int_eq(ag_gradcheck(gc_hidden_w, NULL, 2, in, &m), -1);
     ck_assert_int_eq(m.input, 1);
     ck_assert_int_eq(m.row, 0);
+    ck_assert_msg(strncmp(tc_error(), "Jacobian mismatch for output 0 with respect to input 0 "
+                                      "at (0, 0),\nnumerical:", 74) == 0, "%s", tc_error());
     tc_clear_error();
     /* the second element: row 1, column 1 (numerical 16, analytical 8) with
        a tolerance that lets the first pass: |3 - 6| <= 3.5 */
