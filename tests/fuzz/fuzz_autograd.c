@@ -605,7 +605,9 @@ static bool smooth_at(const step *s, tc_tensor *const *slots)
         return tame(slots[s->a], true, false) && positive(slots[s->a]);
     case OP_NUMBER_POW:
         return s->x > 0;
-    case OP_ABS: case OP_RELU: case OP_RELU_: case OP_SQRT: case OP_LOG: case OP_POW_NUMBER:
+    case OP_POW_NUMBER:    /* x ** -1e300 is 1 at x = 1, its derivative -1e300 */
+        return tame(slots[s->a], true, false) && fabs(s->x) <= 8;
+    case OP_ABS: case OP_RELU: case OP_RELU_: case OP_SQRT: case OP_LOG:
         return tame(slots[s->a], true, false);
     case OP_MAX: case OP_MIN: case OP_MAX_DIM: case OP_MIN_DIM:
         return tame(slots[s->a], false, true);
