@@ -447,6 +447,9 @@ static const char MISMATCH[] = "Mismatch in shape: grad_output[0] has a shape of
 static const char MODIFIED[] = "one of the variables needed for gradient computation has "
                                "been modified by an inplace operation";
 static const char SECOND[] = "Trying to backward through the graph a second time";
+/* PyTorch's refusal of an unbind output whose base changed in place; the
+   library says NO_GRAD there instead (reported): both are accepted. */
+static const char UNBIND_VIEW[] = "Output ";
 
 /* Nodes whose formula reads what they saved: a second backward through
    one of them, after the first freed it, must fail. */
@@ -602,7 +605,9 @@ static bool smooth_at(const step *s, tc_tensor *const *slots)
         return tame(slots[s->a], true, false) && positive(slots[s->a]);
     case OP_NUMBER_POW:
         return s->x > 0;
-    case OP_ABS: case OP_RELU: case OP_RELU_: case OP_SQRT: case OP_LOG: case OP_POW_NUMBER:
+    case OP_POW_NUMBER:    /* x ** -1e300 is 1 at x = 1, its derivative -1e300 */
+        return tame(slots[s->a], true, false) && fabs(s->x) <= 8;
+    case OP_ABS: case OP_RELU: case OP_RELU_: case OP_SQRT: case OP_LOG:
         return tame(slots[s->a], true, false);
     case OP_MAX: case OP_MIN: case OP_MAX_DIM: case OP_MIN_DIM:
         return tame(slots[s->a], false, true);
@@ -678,7 +683,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     program p = { 0 };
     tc_tensor *slots[MAX_SLOTS] = { NULL }, *root, *gradient = NULL, *first[MAX_LEAVES] = { 0 };
     bool smooth = fz_bool(&r), retain, implicit = false, wrong_shape = false, between_inplace;
-    bool root_saved;
+    bool root_saved, root_unbind;
     tc_shape base = fz_shape(&r, 2, 3);
     int root_slot, status, action;
     const char *message;
@@ -732,7 +737,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "backward from slot %d, retain_graph %d: %d %s\n", root_slot, retain,
                 status, message ? message : "");
     FZ_CHECK(status == 0 || status == -1, "backward returned %d", status);
-    if (status != 0 && stale(slots, root_slot) && starts_with(message, NO_GRAD)) {
+    root_unbind = root_slot >= p.num_leaves && p.steps[root_slot - p.num_leaves].op == OP_UNBIND;
+    if (status != 0 && (stale(slots, root_slot) || (root_unbind && any_inplace_ran)) &&
+        (starts_with(message, NO_GRAD) || starts_with(message, UNBIND_VIEW))) {
         /* the library's answer for a stale view (see stale); not PyTorch's */
     } else if (!ag_requires_grad(root)) {
         FZ_CHECK(status == -1 && starts_with(message, NO_GRAD), "backward without grad");
@@ -793,6 +800,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  "second backward through a freed node that saved tensors");
     } else if (retain && !between_inplace) {
         FZ_CHECK(status == 0, "second backward over a retained graph failed");
+    } else if (status != 0 && root_unbind && (between_inplace || any_inplace_ran) &&
+               (starts_with(message, NO_GRAD) || starts_with(message, UNBIND_VIEW))) {
+        /* see UNBIND_VIEW */
     } else if (status != 0) {
         FZ_CHECK(starts_with(message, SECOND) ||
                      ((between_inplace || any_inplace_ran) && starts_with(message, MODIFIED)),
