@@ -2908,6 +2908,19 @@ START_TEST(test_grad_pow)
     EXPECT_TOTAL(y, 8.65685424949238);
     OK(backward_ones(y, false));
     EXPECT_GRAD(x, S(3), 0.6931471805599453, 1.3862943611198906, 3.921032573874189);
+    {   /* torch.pow(2, torch.tensor([1, 2])) is tensor([2, 4]) (int64);
+           torch.pow(2.5, torch.tensor([1, 2])) is tensor([2.5, 6.25]) (float32) */
+        int64_t ints[] = { 1, 2 };
+        tc_tensor *i = K(tc_from_data(S(2), TC_INT64, ints));
+        tc_tensor *p = K(ag_pow_number(2, i)), *q = K(ag_pow_number(2.5, i));
+
+        ck_assert_ptr_nonnull(p);
+        ck_assert_ptr_nonnull(q);
+        ck_assert_int_eq(p->dtype, TC_INT64);
+        ck_assert_int_eq(q->dtype, TC_FLOAT32);
+        ck_assert(tc_load(p, 0) == 2.0 && tc_load(p, 1) == 4.0);
+        ck_assert(tc_load(q, 0) == 2.5 && tc_load(q, 1) == 6.25);
+    }
     x = LEAF(S(2), 0.0, 1.0);                                         /* d.27: 0.0 ** x */
     y = K(ag_pow(K(tc_number(0.0)), x));
     EXPECT_TOTAL(y, 1.0);
