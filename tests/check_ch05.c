@@ -2261,6 +2261,24 @@ START_TEST(test_error_inplace_on_leaf)
                  "inplace operation by an out-of-place one.");
     free(parts);
     EXPECT_T(X, S(2, 2), 1, 1, 1, 1);
+    {   /* y = X * 1; a, b = y.unbind(0); y.mul_(2); a.backward(torch.ones(2)) fails with
+           "Output 0 of UnbindBackward0 is a view and its base or another view of its
+           base has been modified inplace. This view is ..." (PyTorch 1.13) */
+        tc_tensor *y = K(ag_mul_scalar(X, 1)), *a;
+
+        parts = ag_unbind(y, 0, &n);
+        ck_assert_ptr_nonnull(parts);
+        a = K(parts[0]);
+        K(parts[1]);
+        free(parts);
+        tc_release(inplace_number(ag_mul_, y, 2));
+        EXPECT_FAIL_INT(ag_backward(a, CONST(S(2), 1, 1), false),
+                        "Output 0 of UnbindBackward0 is a view and its base or another view "
+                        "of its base has been modified inplace. This view is the output of a "
+                        "function that returns multiple views. Such functions do not allow "
+                        "the output views to be modified inplace. You should replace the "
+                        "inplace operation by an out-of-place one.");
+    }
     /* with torch.no_grad(): x.add_(1) -> ([2,2,2], version 1, requires_grad, is_leaf) */
     previous = ag_set_grad_enabled(false);
     tc_release(inplace_number(ag_add_, x, 1));
