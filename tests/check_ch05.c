@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autograd_impl.h"    /* a test's own node (gradcheck's checks of backward) */
 #include "tc.h"
 #include "testing.h"
 
@@ -1445,6 +1446,64 @@ START_TEST(test_gradcheck_restores_a_strided_input)
     ck_assert_int_eq(ag_version(x), 0);
     EXPECT_NO_GRAD(x);
     ASSERT_STRIDES(x, 1, 3);
+}
+END_TEST
+
+/* Two faulty backward formulas that the Jacobians alone cannot catch, as
+   PyTorch's own gradcheck tests write them with a custom Function:
+   y = x.sum() whose backward returns ones, whatever its gradient (PyTorch:
+   "backward not multiplied by grad_output"), and y = x * 1 whose backward
+   drifts by 1e-9 per call (PyTorch: "Backward is not reentrant, ..."). A
+   node of the test's own function is made with chapter 5's internal API. */
+static int calls;
+
+static int ones_backward(ag_node *fn, tc_tensor *const *grads, tc_tensor **out)
+{
+    (void)grads;
+    out[0] = tc_ones(TC_SHAPE(3), TC_FLOAT64);
+    (void)fn;
+    return out[0] == NULL ? -1 : 0;
+}
+
+static int drifting_backward(ag_node *fn, tc_tensor *const *grads, tc_tensor **out)
+{
+    (void)fn;
+    out[0] = tc_mul_scalar(grads[0], 1.0 + 1e-9 * calls++);
+    return out[0] == NULL ? -1 : 0;
+}
+
+static const ag_function ONES_BACKWARD = { "OnesBackward", ones_backward };
+static const ag_function DRIFTING_BACKWARD = { "DriftingBackward", drifting_backward };
+
+static tc_tensor *with_node(tc_tensor *out, const tc_tensor *x, const ag_function *f)
+{
+    if (out == NULL || !ag_needs_graph(1, &x))
+        return out;
+    return ag_record(out, ag_node_for(f, 1, 1, &x));
+}
+static tc_tensor *sum_ignoring_grad(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return with_node(tc_sum(x[0]), x[0], &ONES_BACKWARD);
+}
+static tc_tensor *drifting_identity(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return with_node(tc_mul_scalar(x[0], 1.0), x[0], &DRIFTING_BACKWARD);
+}
+
+START_TEST(test_gradcheck_checks_the_backward_pass)
+{
+    tc_tensor *x = K(tc_from_data(S(3), TC_FLOAT64, (double[]){ 1, 2, 3 }));
+
+    OK(ag_set_requires_grad(x, true));
+    EXPECT_FAIL_INT(ag_gradcheck(sum_ignoring_grad, NULL, 1, &x, NULL),
+                    "backward not multiplied by grad_output");
+    EXPECT_FAIL_INT(ag_gradcheck(drifting_identity, NULL, 1, &x, NULL),
+                    "Backward is not reentrant, i.e., running backward with same input and "
+                    "grad_output multiple times gives different values, although analytical "
+                    "gradient matches numerical gradient.The tolerance for nondeterminism was "
+                    "0.0.");
 }
 END_TEST
 
@@ -3521,6 +3580,7 @@ Suite *suite_ch05(void)
     tcase_add_test(tc, test_gradcheck_under_no_grad);
     tcase_add_test(tc, test_gradcheck_restores_a_strided_input);
     tcase_add_test(tc, test_gradcheck_errors);
+    tcase_add_test(tc, test_gradcheck_checks_the_backward_pass);
     tcase_add_test(tc, test_gradcheck_elementwise_formulas);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
