@@ -1094,6 +1094,32 @@ START_TEST(nll_test_cross_entropy_probabilities_graph)
 }
 END_TEST
 
+/* A weight that requires grad is allowed with probability targets (the
+   loss is made of ordinary operations), and gets its gradient:
+   w = torch.tensor([1.0, 2.0, 0.5, 1.5], requires_grad=True)
+   l = F.cross_entropy(Z, Q, weight=w); l.backward(); l -> 1.3864434957504272
+   m = l.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]
+   [type(f).__name__ if f else None for f, _ in m.next_functions] -> [None, 'ViewBackward0']
+   w.grad -> [0.23419788479804993, 0.483860045671463, 0.24525555968284607, 0.04126515984535217] */
+START_TEST(nll_test_cross_entropy_probabilities_weight_grad)
+{
+    tc_tensor *w = NLL_LEAF_F32(NLL_S(4), 1.0, 2.0, 0.5, 1.5);
+    tc_tensor *loss = K(ag_cross_entropy(NLL_F32(NLL_S(3, 4), NLL_Z_VALUES),
+                                         NLL_F32(NLL_S(3, 4), NLL_Q_VALUES), w, NLL_MEAN, -100,
+                                         0.0));
+    ag_node *mul;
+
+    NLL_ASSERT_VALUES(loss, 1.3864434957504272);
+    mul = ag_node_next(ag_node_next(ag_node_next(ag_grad_fn(loss), 0).node, 0).node, 0).node;
+    ck_assert_str_eq(ag_node_type_name(mul), "MulBackward0");
+    ck_assert_str_eq(nll_next_name(mul, 0), "None");
+    ck_assert_str_eq(nll_next_name(mul, 1), "ViewBackward0");
+    ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
+    NLL_ASSERT_VALUES(ag_grad(w), 0.23419788479804993, 0.483860045671463, 0.24525555968284607,
+                      0.04126515984535217);
+}
+END_TEST
+
 /* ag_cross_entropy's own checks, with PyTorch's messages (z = torch.zeros(3, 5)):
    F.cross_entropy(z, torch.ones(3, 5, dtype=torch.long))
    F.cross_entropy(z, torch.rand(3, 5), ignore_index=1)     (ignore_index=-1 is accepted)
@@ -1254,6 +1280,7 @@ static void ch06_add_nll(Suite *s)
     tcase_add_test(ce, nll_test_cross_entropy_smoothing_limits);
     tcase_add_test(ce, nll_test_cross_entropy_probabilities);
     tcase_add_test(ce, nll_test_cross_entropy_probabilities_graph);
+    tcase_add_test(ce, nll_test_cross_entropy_probabilities_weight_grad);
     tcase_add_test(ce, nll_test_cross_entropy_errors);
     tcase_add_test(ce, nll_test_masked_fill_and_numbers);
     suite_add_tcase(s, ce);
