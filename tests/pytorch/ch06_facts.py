@@ -248,6 +248,25 @@ print("Conventions: every float is printed with Python's `repr` of the value as 
       "them.")
 
 print(SURPRISES)
+print("""## Contents
+
+- a) softmax / log_softmax / logsumexp: a.1 rows (23 rows x float32/float64: softmax, log_softmax,
+  logsumexp, naive), a.2 the float32/float64 overflow thresholds, a.3 along each dim of 2-D and 3-D
+  inputs, a.4 non-contiguous inputs (output strides), a.5 0-D, a.6 empty, a.7 logsumexp over several
+  dims / keepdim, a.8 errors and dtypes, a.9 gradients, a.10 node names and saved attributes.
+- b) losses with values AND input gradients: b.1 (N,C) class targets, b.2 ignore_index, b.3 label
+  smoothing, b.4 probability targets, b.5 K-dim inputs, b.6 unbatched, b.7 empty batch, b.8 -inf /
+  NaN / 1000 logits, b.9 nll_loss alone, b.10 total_weight from aten.nll_loss_forward, b.11
+  aten.nll_loss_backward called directly, b.12 the formulas (checked), b.13 gradients w.r.t. weight
+  and probability targets.
+- c) error messages: c.1 target out of bounds, c.2 weight, c.3 target shapes, c.4 target dtypes,
+  c.5 nll_loss ranks, c.6 probability targets, c.7 label_smoothing, c.8 input rank and dtype,
+  c.9 reduction, c.10 which check comes first, c.11 uint8 targets.
+- d) graphs: d.1 ranks 1-5 x reductions, d.2 weight / smoothing, d.3 probability targets, d.4
+  nll_loss alone, d.5 saved attributes, d.6 Scalar-op node names (MulBackward1, DivBackward1).
+- e) the study script: by hand vs F.cross_entropy (e.1-e.19), e.20 naive vs stable table,
+  e.21 loss and gradient as one logit varies (for a figure).
+""")
 
 
 # ===========================================================================
@@ -540,10 +559,18 @@ print(f"\nNamed values: X35 = `{X35!r}`; T3 = `{T3!r}`; W5 = `{W5!r}`; P35 = `{P
       "(P35's rows sum to 1).")
 
 
+def round2(t):
+    """Two decimals, as the shortest literal (round() in Python, so that repr prints 0.59, not
+    0.5900000000000001)."""
+    def r(v):
+        return [r(u) for u in v] if isinstance(v, list) else round(v, 2)
+    return torch.tensor(r(t.tolist()), dtype=F64)
+
+
 def seeded(seed, shape, C_dim=None):
     """Values with two decimals from a seeded randn (printed with the case)."""
     g = torch.Generator().manual_seed(seed)
-    return (torch.randn(shape, generator=g, dtype=F64) * 100).round() / 100
+    return round2(torch.randn(shape, generator=g, dtype=F64))
 
 
 def seeded_targets(seed, shape, C):
@@ -555,7 +582,7 @@ def seeded_probs(seed, shape, cdim):
     g = torch.Generator().manual_seed(seed)
     p = torch.rand(shape, generator=g, dtype=F64)
     p = p / p.sum(cdim, keepdim=True)
-    return (p * 100).round() / 100  # two decimals; rows sum to about 1 (not checked by PyTorch)
+    return round2(p)  # two decimals; rows sum to about 1 (not checked by PyTorch)
 
 
 def gfor(shape, dt):
@@ -1058,6 +1085,35 @@ for (xx_, pp, cd) in ((xs, torch.tensor(P35, dtype=F64), 1), (X3d.transpose(1, 2
 print(f"\n{k} combinations checked (class targets: 3 target/ignore settings x weight or not x eps 0, 0.1, 0.7 "
       "x 3 reductions, and K-dim (2,4,3) with two ignored; probability targets (3,5) and (2,3,4)); "
       "every mismatch would be listed above.")
+
+
+h("b.13 Gradients with respect to the weight and a probability target", 3)
+xx = torch.tensor(X35, requires_grad=True)
+wr = torch.tensor(W5, requires_grad=True)
+e, r = err(lambda: F.cross_entropy(xx, torch.tensor(T3), weight=wr))
+print(f"- b.13.1 `F.cross_entropy(x, T3, weight=W5 with requires_grad)`: "
+      + (f"**{e}**: `{r}`" if e else f"no error, loss {rep(r)}"))
+e, r = err(lambda: F.nll_loss(xx, torch.tensor(T3), weight=wr))
+print(f"- b.13.2 `F.nll_loss(x, T3, weight=W5 with requires_grad)`: "
+      + (f"**{e}**: `{r}`" if e else f"no error, loss {rep(r)}"))
+e, r = err(lambda: F.cross_entropy(xx, torch.tensor(T3), weight=wr, label_smoothing=0.1))
+print(f"- b.13.3 the same with label_smoothing=0.1: " + (f"**{e}**: `{r}`" if e else f"no error, loss {rep(r)}"))
+xx = torch.tensor(X35, requires_grad=True)
+pr = torch.tensor(P35, requires_grad=True)
+l = F.cross_entropy(xx, pr)
+l.backward()
+print(f"- b.13.4 `F.cross_entropy(X35, P35 with requires_grad)` (float32, mean): loss `{rep(l.detach())}`; "
+      f"target.grad = `{rep(pr.grad)}` (= -log_softmax(x) / N); input.grad = `{rep(xx.grad)}`")
+xx = torch.tensor(X35, requires_grad=True)
+pr = torch.tensor(P35, requires_grad=True)
+l = F.cross_entropy(xx, pr, weight=w5, label_smoothing=0.2, reduction="sum")
+l.backward()
+print(f"- b.13.5 the same with weight W5, label_smoothing 0.2, sum: loss `{rep(l.detach())}`; "
+      f"target.grad = `{rep(pr.grad)}`")
+e, r = err(lambda: F.cross_entropy(torch.tensor(X35, requires_grad=True), torch.tensor(T3), reduction="none")
+           .backward(torch.ones(3)))
+print(f"- b.13.6 reduction none, backward(ones(3)) (grad_output of the loss's shape): "
+      + (f"**{e}**: `{r}`" if e else "fine"))
 
 
 # ===========================================================================
