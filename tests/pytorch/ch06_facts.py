@@ -1565,3 +1565,133 @@ for z in (-6.0, -4.0, -2.0, -1.0, 0.0, 0.5, 1.0, 2.0, 4.0, 6.0):
     l.backward()
     g = row.grad[0].tolist()
     print(f"| {z!r} | `{l.item()!r}` | `{g[0]!r}` | `{g[1]!r}` | `{g[2]!r}` |")
+
+
+# ===========================================================================
+# The block of the "tests" helper: values that check_ch06.c asserts and the
+# sections above do not record. Entries t.1 ... t.5; tests/pytorch/ch06_tables.py
+# turns t.1 (and the loss cases of section b) into the C tables of check_ch06.c.
+# ===========================================================================
+h("t) More values for check_ch06.c (the tests helper's block)")
+
+h("t.1 Rows of four logits, forward and backward", 3)
+print("Each row x (float32 and float64, 1-D, requires grad): `F.softmax(x, 0)` and x.grad after "
+      "`y.backward(G)`, G = `[1.0, -2.0, 0.5, 3.0]`; the same for `F.log_softmax(x, 0)`; "
+      "`torch.logsumexp(x, 0)` and x.grad after `y.backward(torch.tensor(1.5))`.")
+T_ROWS = [
+    ([1.0, 2.0, 3.0, 4.0], "plain"),
+    ([1000.0, 0.0, -1000.0, 999.0], "+-1000"),
+    ([-1000.0, -1000.0, -1000.0, -1000.0], "all -1000: uniform"),
+    ([88.0, 89.0, 90.0, 88.5], "exp overflows float32 from 88.73"),
+    ([88.7, 88.8, 0.0, -88.7], "around the float32 overflow"),
+    ([-88.0, -104.0, -105.0, 0.0], "subnormal exponentials"),
+    ([3.0e38, -3.0e38, 1e-30, 0.0], "near the float32 maximum"),
+    ([0.0, 0.0, 0.0, 0.0], "zeros"),
+    ([math.inf, 1.0, 2.0, 3.0], "+inf"),
+    ([math.inf, math.inf, 1.0, 2.0], "two +inf"),
+    ([math.inf, -math.inf, 0.0, 0.0], "+inf and -inf"),
+    ([-math.inf, 1.0, 2.0, 3.0], "-inf"),
+    ([-math.inf, -math.inf, 5.0, -math.inf], "one finite"),
+    ([-math.inf, -math.inf, -math.inf, -math.inf], "all -inf"),
+    ([math.nan, 1.0, 2.0, 3.0], "NaN"),
+    ([1.0, math.nan, -math.inf, -math.inf], "NaN and -inf"),
+    ([math.nan, -math.inf, math.inf, 0.0], "NaN, -inf, +inf"),
+]
+T_G = [1.0, -2.0, 0.5, 3.0]
+k = 0
+for dt in (F32, F64):
+    for vals, lab in T_ROWS:
+        k += 1
+        out = {}
+        for name in ("softmax", "log_softmax", "logsumexp"):
+            x = torch.tensor(vals, dtype=dt, requires_grad=True)
+            if name == "softmax":
+                y = F.softmax(x, 0)
+                y.backward(torch.tensor(T_G, dtype=dt))
+            elif name == "log_softmax":
+                y = F.log_softmax(x, 0)
+                y.backward(torch.tensor(T_G, dtype=dt))
+            else:
+                y = torch.logsumexp(x, 0)
+                y.backward(torch.tensor(1.5, dtype=dt))
+            out[name] = (y.detach(), x.grad)
+        print(f"\n**t.1.{k}** {lab}, {dts(x)}: x = `{vals!r}`")
+        for name in ("softmax", "log_softmax", "logsumexp"):
+            print(f"- {name} = `{rep(out[name][0])}`; grad = `{rep(out[name][1])}`")
+
+h("t.2 0-D and empty inputs: backward", 3)
+for name, f in (("softmax(x, 0)", lambda x: F.softmax(x, 0)),
+                ("log_softmax(x, -1)", lambda x: F.log_softmax(x, -1)),
+                ("logsumexp(x, 0)", lambda x: torch.logsumexp(x, 0)),
+                ("logsumexp(x, ())", lambda x: torch.logsumexp(x, ()))):
+    x = torch.tensor(3.0, requires_grad=True)
+    y = f(x)
+    y.backward(torch.tensor(2.5))
+    print(f"- t.2 x = tensor(3.) float32: {name} = `{rep(y.detach())}`, "
+          f"after y.backward(tensor(2.5)) x.grad = `{rep(x.grad)}` {tn(y.grad_fn)}")
+x = torch.zeros(0, 3, requires_grad=True)
+F.softmax(x, 1).backward(torch.ones(0, 3))
+print(f"- t.2 softmax(zeros(0, 3), 1).backward(ones(0, 3)): x.grad {meta(x.grad)}")
+x = torch.zeros(3, 0, requires_grad=True)
+y = torch.logsumexp(x, 1)
+y.backward(torch.ones(3))
+print(f"- t.2 logsumexp(zeros(3, 0), 1) = `{rep(y.detach())}`, backward(ones(3)): x.grad {meta(x.grad)}")
+
+h("t.3 A saved tensor modified in place before backward()", 3)
+print("x = X35 float32 leaf, t = T3, a = x * 1, then `a.add_(1)` (or the named tensor) before "
+      "`backward()`:")
+TT3 = torch.tensor(T3)
+for lab, f in (("F.cross_entropy(a, t)", lambda a: F.cross_entropy(a, TT3)),
+               ("F.nll_loss(a, t)", lambda a: F.nll_loss(a, TT3)),
+               ("torch.logsumexp(a, 1).sum()", lambda a: torch.logsumexp(a, 1).sum()),
+               ("F.cross_entropy(a, P35)", lambda a: F.cross_entropy(a, torch.tensor(P35))),
+               ("F.cross_entropy(a, t, label_smoothing=0.1)",
+                lambda a: F.cross_entropy(a, TT3, label_smoothing=0.1))):
+    x = torch.tensor(X35, requires_grad=True)
+    a = x * 1
+    loss = f(a)
+    a.add_(1)
+    e, r = err(lambda: loss.backward())
+    print(f"- t.3 {lab}: " + (f"**{e}**: `{r}`" if e else f"backward works; x.grad = `{rep(x.grad)}`"))
+x = torch.tensor(X35, requires_grad=True)
+y = F.softmax(x * 1, 1)
+s = y.sum()
+y.mul_(2)
+e, r = err(lambda: s.backward())
+print(f"- t.3 y = F.softmax(x * 1, 1); s = y.sum(); y.mul_(2); s.backward(): **{e}**: `{r}`")
+for lab, mk in (("weight w = ones(5): w.add_(1)", "w"), ("target t2 = T3: t2.add_(0)", "t"),
+                ("probabilities p = full((3, 5), 0.2): p.add_(1)", "p")):
+    x = torch.tensor(X35, requires_grad=True)
+    w = torch.ones(5)
+    t2 = torch.tensor(T3)
+    p = torch.full((3, 5), 0.2)
+    loss = (F.cross_entropy(x, t2, weight=w) if mk != "p" else F.cross_entropy(x, p))
+    {"w": w, "t": t2, "p": p}[mk].add_(1 if mk != "t" else 0)
+    e, r = err(lambda: loss.backward())
+    print(f"- t.3 F.cross_entropy then {lab}: **{e}**: `{r}`")
+
+h("t.4 gradcheck verdicts", 3)
+print("`torch.autograd.gradcheck(f, (x,))` in float64 (x = the values shown, requires grad):")
+xg = (torch.tensor([((k * 7 + 3) % 13 - 6) * 0.375 * 0.9 + 0.01 * k for k in range(20)],
+                   dtype=F64)).view(4, 5).requires_grad_()
+tg = torch.tensor([3, 0, 4, 1])
+wg = torch.tensor(W5, dtype=F64)
+pg = torch.tensor([((k * 5 + 1) % 7) / 8 for k in range(20)], dtype=F64).view(4, 5)
+for lab, f in (("F.cross_entropy(x, t)", lambda x: F.cross_entropy(x, tg)),
+               ("F.cross_entropy(x, t, weight=W5, reduction='sum')",
+                lambda x: F.cross_entropy(x, tg, weight=wg, reduction="sum")),
+               ("F.cross_entropy(x, t, weight=W5, ignore_index=1, label_smoothing=0.3)",
+                lambda x: F.cross_entropy(x, tg, weight=wg, ignore_index=1, label_smoothing=0.3)),
+               ("F.cross_entropy(x, p, reduction='none', label_smoothing=0.1)",
+                lambda x: F.cross_entropy(x, pg, reduction="none", label_smoothing=0.1)),
+               ("F.nll_loss(x, t, weight=W5, reduction='none', ignore_index=0)",
+                lambda x: F.nll_loss(x, tg, weight=wg, reduction="none", ignore_index=0)),
+               ("F.softmax(x, 0)", lambda x: F.softmax(x, 0)),
+               ("F.log_softmax(x, 1)", lambda x: F.log_softmax(x, 1)),
+               ("torch.logsumexp(x, (0, 1), keepdim=True)",
+                lambda x: torch.logsumexp(x, (0, 1), keepdim=True))):
+    print(f"- t.4 gradcheck({lab}): `{torch.autograd.gradcheck(f, (xg,))}`")
+pq = pg.clone().requires_grad_()
+print(f"- t.4 gradcheck(lambda x, p: F.cross_entropy(x, p, label_smoothing=0.2), (x, p)) with p "
+      f"requiring grad: `{torch.autograd.gradcheck(lambda x, p: F.cross_entropy(x, p, label_smoothing=0.2), (xg, pq))}`")
+print(f"- t.4 x = `{rep(xg.detach())}`")
