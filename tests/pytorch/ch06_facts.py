@@ -1695,3 +1695,18 @@ pq = pg.clone().requires_grad_()
 print(f"- t.4 gradcheck(lambda x, p: F.cross_entropy(x, p, label_smoothing=0.2), (x, p)) with p "
       f"requiring grad: `{torch.autograd.gradcheck(lambda x, p: F.cross_entropy(x, p, label_smoothing=0.2), (xg, pq))}`")
 print(f"- t.4 x = `{rep(xg.detach())}`")
+
+h("t.5 More errors", 3)
+x = torch.tensor(X35, requires_grad=True)
+for lab, f in (("CE(x, [1,5,7])", lambda: F.cross_entropy(x, torch.tensor([1, 5, 7]))),
+               ("NLL(x, [1,5,7])", lambda: F.nll_loss(x, torch.tensor([1, 5, 7]))),
+               ("CE(zeros(3, 0), [0, 0, 0])", lambda: F.cross_entropy(torch.zeros(3, 0),
+                                                                      torch.tensor([0, 0, 0]))),
+               ("NLL(zeros(3, 0), [0, 0, 0])", lambda: F.nll_loss(torch.zeros(3, 0),
+                                                                  torch.tensor([0, 0, 0]))),
+               ("CE(x, [1,0,7], weight=zeros(5))",
+                lambda: F.cross_entropy(x, torch.tensor([1, 0, 7]), weight=torch.zeros(5))),
+               ("NLL(x, [1,0,7], weight=zeros(5))",
+                lambda: F.nll_loss(x, torch.tensor([1, 0, 7]), weight=torch.zeros(5)))):
+    e, r = err(f)
+    print(f"- t.5 `{lab}`: " + (f"**{e}**: `{r}`" if e else f"no error: `{rep(r)}`"))
