@@ -1710,3 +1710,38 @@ for lab, f in (("CE(x, [1,5,7])", lambda: F.cross_entropy(x, torch.tensor([1, 5,
                 lambda: F.nll_loss(x, torch.tensor([1, 0, 7]), weight=torch.zeros(5)))):
     e, r = err(f)
     print(f"- t.5 `{lab}`: " + (f"**{e}**: `{r}`" if e else f"no error: `{rep(r)}`"))
+
+h("t.6 The nll_loss twins of section c's cross_entropy errors (and a few more)", 3)
+x = torch.tensor(X35, requires_grad=True)
+LT = lambda *v: torch.tensor(v)  # noqa: E731
+w4, w64 = torch.ones(4), torch.ones(5, dtype=F64)
+X3z, X4z, X5z = torch.zeros(2, 4, 3), torch.zeros(2, 3, 2, 2), torch.zeros(2, 3, 2, 1, 2)
+T3b = torch.tensor([[0, 1, 2], [3, 4, 0]])
+T4b = torch.tensor([0, 1, 2, 0, 1, 3, 0, 0])
+for lab, f in (("NLL(x, [1,7,5])", lambda: F.nll_loss(x, LT(1, 7, 5))),
+               ("NLL(x, [1,-5,4])", lambda: F.nll_loss(x, LT(1, -5, 4))),
+               ("NLL(x, [1,-100,4], ignore_index=1)", lambda: F.nll_loss(x, LT(1, -100, 4), ignore_index=1)),
+               ("NLL(x[0], tensor(5))", lambda: F.nll_loss(x[0], torch.tensor(5))),
+               ("NLL(x[0], tensor(-1))", lambda: F.nll_loss(x[0], torch.tensor(-1))),
+               ("NLL(X3d zeros, [[0,1,2],[3,4,0]])", lambda: F.nll_loss(X3z, T3b)),
+               ("NLL(X3d zeros, [[0,1,2],[3,4,0]], reduction='none')",
+                lambda: F.nll_loss(X3z, T3b, reduction="none")),
+               ("NLL(X3d zeros, [[0,-1,2],[3,1,0]])", lambda: F.nll_loss(X3z, torch.tensor([[0, -1, 2], [3, 1, 0]]))),
+               ("NLL(X4d zeros, [0,1,2,0,1,3,0,0].view(2,2,2), reduction='none')",
+                lambda: F.nll_loss(X4z, T4b.view(2, 2, 2), reduction="none")),
+               ("NLL(X5d zeros, [0,1,2,0,1,3,0,0].view(2,2,1,2))", lambda: F.nll_loss(X5z, T4b.view(2, 2, 1, 2))),
+               ("NLL(x, [1,2**40,4])", lambda: F.nll_loss(x, LT(1, 2 ** 40, 4))),
+               ("NLL(X4d zeros, zeros(2,2,2), weight=ones(4))",
+                lambda: F.nll_loss(X4z, torch.zeros(2, 2, 2, dtype=torch.long), weight=w4)),
+               ("NLL(x, [1,5,4], weight=ones(4))", lambda: F.nll_loss(x, LT(1, 5, 4), weight=w4)),
+               ("NLL(x, [1,5])", lambda: F.nll_loss(x, LT(1, 5))),
+               ("NLL(x, [1,5,4], weight=ones(5, float64))", lambda: F.nll_loss(x, LT(1, 5, 4), weight=w64)),
+               ("NLL(x, float zeros(3), weight=ones(4))", lambda: F.nll_loss(x, torch.zeros(3), weight=w4)),
+               ("CE(x, float zeros(3), weight=ones(4))", lambda: F.cross_entropy(x, torch.zeros(3), weight=w4)),
+               ("CE(x, bool zeros(3))", lambda: F.cross_entropy(x, torch.zeros(3, dtype=torch.bool))),
+               ("CE(x[0], tensor(1.0))", lambda: F.cross_entropy(x[0], torch.tensor(1.0))),
+               ("CE(x, P35, ignore_index=0)", lambda: F.cross_entropy(x, torch.tensor(P35), ignore_index=0)),
+               ("CE(bool zeros(3,5), T3)", lambda: F.cross_entropy(torch.zeros(3, 5, dtype=torch.bool), LT(1, 0, 4))),
+               ("torch.logsumexp(tensor(3.5), -2)", lambda: torch.logsumexp(torch.tensor(3.5), -2))):
+    e, r = err(f)
+    print(f"- t.6 `{lab}`: " + (f"**{e}**: `{r}`" if e else f"no error: `{rep(r)}`"))
