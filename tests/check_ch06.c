@@ -3161,8 +3161,10 @@ static void path_fails(int line, loss_path path, const tc_tensor *x, const tc_te
     "Expected floating point type for target with class probabilities, got " type
 #define MSG_NULL "tc: NULL argument, but no earlier call failed"
 
-/* Targets out of bounds (FACTS c.1), each through every path it names and
-   every reduction: x = X35 (float32, requires grad), C = 5. */
+/* Targets out of bounds (FACTS c.1), each through every path and every
+   reduction named: x = X35 (float32, requires grad), C = 5. Section c
+   records cross_entropy's messages; LOSS_FAILS also asserts nll_loss's,
+   which t.6 records. */
 START_TEST(test_error_target_out_of_bounds)
 {
     tc_tensor *x = x35(TC_FLOAT32, true), *x64 = x35(TC_FLOAT64, true);
