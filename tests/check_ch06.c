@@ -2919,6 +2919,7 @@ static tc_tensor *p35(tc_dtype dtype)
 START_TEST(test_nll_kernels)
 {
     tc_tensor *x = x35(TC_FLOAT32, false), *t = T3(), *w = w5(TC_FLOAT32);
+    tc_tensor *t100 = TGT(S(3), 1, -100, 4), *all100 = TGT(S(3), -100, -100, -100);
     tc_tensor *out = NULL, *total = NULL;
 
 #define FORWARD(x, t, w, r)                                                  \
@@ -2943,13 +2944,13 @@ START_TEST(test_nll_kernels)
     EXPECT_T(total, TC_FLOAT32, S0, 2.700000047683716);
     FORWARD(x, t, w, NONE);                                         /* b.10.6 */
     EXPECT_T(out, TC_FLOAT32, S(3), 1.0, -0.24000000953674316, -1.3499999046325684);
-    FORWARD(x, TGT(S(3), 1, -100, 4), w, SUM);                      /* b.10.8 */
+    FORWARD(x, t100, w, SUM);                                       /* b.10.8 */
     EXPECT_T(out, TC_FLOAT32, S0, -0.34999990463256836);
     EXPECT_T(total, TC_FLOAT32, S0, 2.5);
-    FORWARD(x, TGT(S(3), -100, -100, -100), NULL, MEAN);            /* b.10.9 */
+    FORWARD(x, all100, NULL, MEAN);                                 /* b.10.9 */
     EXPECT_T(out, TC_FLOAT32, S0, NAN);
     EXPECT_T(total, TC_FLOAT32, S0, 0.0);
-    FORWARD(x, TGT(S(3), -100, -100, -100), NULL, SUM);             /* b.10.10 */
+    FORWARD(x, all100, NULL, SUM);                                  /* b.10.10 */
     EXPECT_T(out, TC_FLOAT32, S0, 0.0);
     FORWARD(K(tc_select(x, 0, 0)), TGT(S0, 2), w, MEAN);            /* b.10.12 */
     EXPECT_T(out, TC_FLOAT32, S0, -2.0);
@@ -2975,11 +2976,9 @@ START_TEST(test_nll_kernels)
                                     C32(S0, 0.0))),
              TC_FLOAT32, S(3, 5), 0, -0.5, 0, 0, 0, -0.20000000298023224, 0, 0, 0, 0, 0, 0, 0, 0,
              -2.25);
-    EXPECT_T(K(tc_nll_loss_backward(C32(S0, 1.0), x, TGT(S(3), 1, -100, 4), NULL, MEAN, -100,
-                                    C32(S0, 2.0))),
+    EXPECT_T(K(tc_nll_loss_backward(C32(S0, 1.0), x, t100, NULL, MEAN, -100, C32(S0, 2.0))),
              TC_FLOAT32, S(3, 5), 0, -0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.5);
-    EXPECT_T(K(tc_nll_loss_backward(C32(S0, 1.0), x, TGT(S(3), -100, -100, -100), NULL, MEAN,
-                                    -100, C32(S0, 0.0))),
+    EXPECT_T(K(tc_nll_loss_backward(C32(S0, 1.0), x, all100, NULL, MEAN, -100, C32(S0, 0.0))),
              TC_FLOAT32, S(3, 5), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     EXPECT_T(K(tc_nll_loss_backward(C32(S0, 1.0), x, t, NULL, MEAN, -100, C32(S0, 7.0))),
              TC_FLOAT32, S(3, 5), 0, -0.1428571492433548, 0, 0, 0, -0.1428571492433548, 0, 0, 0,
