@@ -1,0 +1,248 @@
+/* check_ch06_fused.h: the tests of the fused cross-entropy of chapter 6
+   ("One node for the whole loss"): ag_cross_entropy_fused and its kernels.
+   check_ch06.c includes it and calls ch06_add_fused(s).
+
+   The expected losses and gradients are PyTorch 1.13's, from
+   tests/pytorch/ch06_fused_cases.py (the table in check_ch06_fused_cases.h),
+   compared within rtol 1e-5, atol 1e-6 for float32 and rtol 1e-12 for
+   float64 (NaN matches NaN, an infinity itself). The gradients of the
+   fused node are also checked numerically by ag_gradcheck, in float64. */
+#include <check.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tc.h"
+#include "testing.h"
+
+typedef struct {
+    const char *name;
+    tc_dtype dtype;
+    tc_shape shape;
+    bool transposed;             /* the logits laid out as x.t().contiguous().t() */
+    const double *x;
+    tc_dtype target_dtype;       /* TC_INT64: classes; else probabilities */
+    const double *target;
+    const double *weight;        /* or NULL */
+    tc_reduction reduction;
+    int64_t ignore_index;
+    double label_smoothing;
+    const double *loss, *grad;
+    const double *target_grad, *weight_grad;    /* probabilities: or NULL */
+} fused_case;
+
+#include "check_ch06_fused_cases.h"
+
+static int64_t fused_numel(tc_shape shape)
+{
+    int64_t n = 1;
+
+    for (int64_t d = 0; d < shape.dim; d++)
+        n *= shape.sizes[d];
+    return n;
+}
+
+/* A tensor of values v (row-major), kept until the test ends. */
+static tc_tensor *fused_tensor(tc_shape shape, tc_dtype dtype, const double *v)
+{
+    tc_tensor *t = K(tc_empty(shape, dtype));
+
+    ck_assert_ptr_nonnull(t);
+    for (int64_t k = 0; k < fused_numel(shape); k++)
+        if (dtype == TC_INT64)
+            tc_store_int64(t, k, (int64_t)v[k]);
+        else
+            tc_store(t, k, v[k]);
+    return t;
+}
+
+/* The k-th element of t in row-major order. */
+static double fused_element(const tc_tensor *t, int64_t k)
+{
+    int64_t position = t->storage_offset;
+
+    for (int64_t d = t->dim - 1; d >= 0; d--) {
+        position += (k % t->sizes[d]) * t->strides[d];
+        k /= t->sizes[d];
+    }
+    return tc_load(t, position);
+}
+
+static bool fused_close(double got, double want, tc_dtype dtype)
+{
+    if (isnan(want) || isinf(want))
+        return isnan(want) ? isnan(got) : got == want;
+    if (dtype == TC_FLOAT32)
+        return fabs(got - want) <= 1e-6 + 1e-5 * fabs(want);
+    return fabs(got - want) <= 1e-12 * fmax(1.0, fabs(want));
+}
+
+/* t's n values against want, within the tolerance of float32 work when
+   the logits are float32 (whatever t's type), of float64 otherwise. */
+static void fused_assert_values(const char *what, const fused_case *c, const tc_tensor *t,
+                                const double *want, int64_t n)
+{
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(tc_numel(t), n);
+    for (int64_t k = 0; k < n; k++)
+        ck_assert_msg(fused_close(fused_element(t, k), want[k], c->dtype),
+                      "%s: %s[%lld] is %.9g, PyTorch's %.9g", c->name, what, (long long)k,
+                      fused_element(t, k), want[k]);
+}
+
+/* The logits of case c: a leaf that requires grad, laid out as PyTorch's. */
+static tc_tensor *fused_logits(const fused_case *c)
+{
+    tc_tensor *x = fused_tensor(c->shape, c->dtype, c->x);
+
+    if (c->transposed) {
+        tc_tensor *t = K(tc_t(x));
+        x = K(tc_t(K(tc_contiguous(t))));
+    }
+    ck_assert_int_eq(ag_set_requires_grad(x, true), 0);
+    return x;
+}
+
+/* Each case: the loss, its node, and the logits' gradient, against PyTorch's. */
+START_TEST(test_fused_matches_pytorch)
+{
+    const fused_case *c = &FUSED_CASES[_i];
+    tc_tensor *x = fused_logits(c);
+    tc_shape target_shape = c->shape;
+    tc_tensor *target, *weight, *loss, *seed;
+    int64_t n;
+
+    if (c->target_dtype == TC_INT64) {    /* the input's shape without the class dim */
+        target_shape = (tc_shape){ .dim = c->shape.dim == 1 ? 0 : c->shape.dim - 1 };
+        for (int64_t d = 0, k = 0; d < c->shape.dim; d++)
+            if (d != (c->shape.dim == 1 ? 0 : 1))
+                target_shape.sizes[k++] = c->shape.sizes[d];
+    }
+    target = fused_tensor(target_shape, c->target_dtype, c->target);
+    weight = c->weight == NULL ? NULL : fused_tensor(TC_SHAPE(c->shape.sizes[c->shape.dim == 1
+                                                                              ? 0 : 1]),
+                                                     c->dtype, c->weight);
+    if (c->target_grad != NULL)    /* probabilities: they and the weight get gradients */
+        ck_assert_int_eq(ag_set_requires_grad(target, true), 0);
+    if (c->weight_grad != NULL)
+        ck_assert_int_eq(ag_set_requires_grad(weight, true), 0);
+    loss = K(ag_cross_entropy_fused(x, target, weight, c->reduction, c->ignore_index,
+                                    c->label_smoothing));
+    ck_assert_msg(loss != NULL, "%s: %s", c->name, tc_error());
+    n = tc_numel(loss);
+    fused_assert_values("loss", c, loss, c->loss, n);
+    ck_assert_str_eq(ag_node_type_name(ag_grad_fn(loss)), "FusedCrossEntropyBackward");
+    seed = K(tc_empty(tc_shape_of(loss), loss->dtype));
+    for (int64_t k = 0; k < n; k++)
+        tc_store(seed, k, c->reduction == TC_REDUCTION_NONE ? 0.5 + 0.25 * (double)k : 1.0);
+    ck_assert_msg(ag_backward(loss, seed, false) == 0, "%s: %s", c->name, tc_error());
+    fused_assert_values("grad", c, ag_grad(x), c->grad, fused_numel(c->shape));
+    if (c->target_grad != NULL)
+        fused_assert_values("target grad", c, ag_grad(target), c->target_grad,
+                            fused_numel(c->shape));
+    if (c->weight_grad != NULL)
+        fused_assert_values("weight grad", c, ag_grad(weight), c->weight_grad,
+                            tc_numel(weight));
+}
+END_TEST
+
+/* gradcheck's function: the fused loss of inputs[0] (the logits) against
+   the target of the context, or inputs[1] (probabilities) and inputs[2]
+   (the weight) when these are given. */
+typedef struct {
+    const tc_tensor *target, *weight;
+    tc_reduction reduction;
+    int64_t ignore_index;
+    double label_smoothing;
+} fused_gc;
+
+static tc_tensor *fused_gc_loss(tc_tensor *const *inputs, void *context)
+{
+    const fused_gc *g = context;
+
+    return ag_cross_entropy_fused(inputs[0], g->target != NULL ? g->target : inputs[1],
+                                  g->weight != NULL || g->target != NULL ? g->weight
+                                                                         : inputs[2],
+                                  g->reduction, g->ignore_index, g->label_smoothing);
+}
+
+/* gradcheck of FusedCrossEntropyBackward in float64: class targets with a
+   weight, an ignored target and smoothing, every reduction; a 4-D input. */
+START_TEST(test_fused_gradcheck_classes)
+{
+    tc_tensor *x = fused_tensor(TC_SHAPE(3, 5), TC_FLOAT64, C0_X);
+    tc_tensor *x4 = fused_tensor(TC_SHAPE(2, 3, 2, 2), TC_FLOAT64, C13_X);
+    const double t[] = { 1, 0, 4 }, t4[] = { 0, 1, 2, -100, 2, 2, 1, 0 };
+    fused_gc g = { fused_tensor(TC_SHAPE(3), TC_INT64, t), fused_tensor(TC_SHAPE(5), TC_FLOAT64,
+                                                                         C3_W),
+                   TC_REDUCTION_MEAN, 0, 0.2 };
+    ag_gradcheck_mismatch m;
+
+    ck_assert_int_eq(ag_set_requires_grad(x, true), 0);
+    ck_assert_int_eq(ag_set_requires_grad(x4, true), 0);
+    for (int r = TC_REDUCTION_NONE; r <= TC_REDUCTION_SUM; r++) {
+        g.reduction = (tc_reduction)r;
+        ck_assert_msg(ag_gradcheck(fused_gc_loss, &g, 1, &x, &m) == 0, "%s", tc_error());
+    }
+    g = (fused_gc){ fused_tensor(TC_SHAPE(2, 2, 2), TC_INT64, t4), NULL, TC_REDUCTION_MEAN,
+                    -100, 0.0 };
+    ck_assert_msg(ag_gradcheck(fused_gc_loss, &g, 1, &x4, &m) == 0, "%s", tc_error());
+}
+END_TEST
+
+/* gradcheck with probability targets: the logits, the target and the
+   weight all require grad, with smoothing 0.3. */
+START_TEST(test_fused_gradcheck_probabilities)
+{
+    tc_tensor *in[3] = { fused_tensor(TC_SHAPE(3, 5), TC_FLOAT64, C15_X),
+                         fused_tensor(TC_SHAPE(3, 5), TC_FLOAT64, C15_T),
+                         fused_tensor(TC_SHAPE(5), TC_FLOAT64, C16_W) };
+    fused_gc g = { NULL, NULL, TC_REDUCTION_MEAN, -100, 0.3 };
+    ag_gradcheck_mismatch m;
+
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(ag_set_requires_grad(in[k], true), 0);
+    for (int r = TC_REDUCTION_NONE; r <= TC_REDUCTION_SUM; r++) {
+        g.reduction = (tc_reduction)r;
+        ck_assert_msg(ag_gradcheck(fused_gc_loss, &g, 3, in, &m) == 0, "%s", tc_error());
+    }
+}
+END_TEST
+
+/* The node saves the logits as themselves: changing them in place after
+   the forward makes the backward fail with chapter 5's message, PyTorch's
+   for a saved input: x = torch.randn(3, 5, dtype=torch.float64,
+   requires_grad=True); y = x * 1.0; z = y.sin().sum(); y.add_(1);
+   z.backward() names [torch.DoubleTensor [3, 5]], output 0 of AddBackward0. */
+START_TEST(test_fused_sees_an_inplace_change)
+{
+    tc_tensor *x = fused_tensor(TC_SHAPE(3, 5), TC_FLOAT64, C0_X), *y, *loss;
+    const double t[] = { 1, 0, 4 };
+
+    ck_assert_int_eq(ag_set_requires_grad(x, true), 0);
+    y = K(ag_mul_scalar(x, 1.0));
+    loss = K(ag_cross_entropy_fused(y, fused_tensor(TC_SHAPE(3), TC_INT64, t), NULL,
+                                    TC_REDUCTION_SUM, -100, 0.0));
+    ck_assert_ptr_nonnull(K(ag_add_(y, K(tc_number(1.0)))));
+    ck_assert_int_eq(ag_backward(loss, NULL, false), -1);
+    ck_assert_str_eq(tc_error(), "one of the variables needed for gradient computation has "
+                     "been modified by an inplace operation: [torch.DoubleTensor [3, 5]], "
+                     "which is output 0 of AddBackward0, is at version 1; expected version 0 "
+                     "instead. Hint: enable anomaly detection to find the operation that "
+                     "failed to compute its gradient, with "
+                     "torch.autograd.set_detect_anomaly(True).");
+}
+END_TEST
+
+static void ch06_add_fused(Suite *s)
+{
+    TCase *tc = testing_tcase("fused", NULL, NULL);
+
+    tcase_add_loop_test(tc, test_fused_matches_pytorch, 0,
+                        (int)(sizeof FUSED_CASES / sizeof FUSED_CASES[0]));
+    tcase_add_test(tc, test_fused_gradcheck_classes);
+    tcase_add_test(tc, test_fused_gradcheck_probabilities);
+    tcase_add_test(tc, test_fused_sees_an_inplace_change);
+    suite_add_tcase(s, tc);
+}
