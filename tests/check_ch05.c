@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autograd_impl.h"    /* a test's own node (gradcheck's checks of backward) */
 #include "tc.h"
 #include "testing.h"
 
@@ -1448,6 +1449,64 @@ START_TEST(test_gradcheck_restores_a_strided_input)
 }
 END_TEST
 
+/* Two faulty backward formulas that the Jacobians alone cannot catch, as
+   PyTorch's own gradcheck tests write them with a custom Function:
+   y = x.sum() whose backward returns ones, whatever its gradient (PyTorch:
+   "backward not multiplied by grad_output"), and y = x * 1 whose backward
+   drifts by 1e-9 per call (PyTorch: "Backward is not reentrant, ..."). A
+   node of the test's own function is made with chapter 5's internal API. */
+static int calls;
+
+static int ones_backward(ag_node *fn, tc_tensor *const *grads, tc_tensor **out)
+{
+    (void)grads;
+    out[0] = tc_ones(TC_SHAPE(3), TC_FLOAT64);
+    (void)fn;
+    return out[0] == NULL ? -1 : 0;
+}
+
+static int drifting_backward(ag_node *fn, tc_tensor *const *grads, tc_tensor **out)
+{
+    (void)fn;
+    out[0] = tc_mul_scalar(grads[0], 1.0 + 1e-9 * calls++);
+    return out[0] == NULL ? -1 : 0;
+}
+
+static const ag_function ONES_BACKWARD = { "OnesBackward", ones_backward };
+static const ag_function DRIFTING_BACKWARD = { "DriftingBackward", drifting_backward };
+
+static tc_tensor *with_node(tc_tensor *out, const tc_tensor *x, const ag_function *f)
+{
+    if (out == NULL || !ag_needs_graph(1, &x))
+        return out;
+    return ag_record(out, ag_node_for(f, 1, 1, &x));
+}
+static tc_tensor *sum_ignoring_grad(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return with_node(tc_sum(x[0]), x[0], &ONES_BACKWARD);
+}
+static tc_tensor *drifting_identity(tc_tensor *const *x, void *context)
+{
+    (void)context;
+    return with_node(tc_mul_scalar(x[0], 1.0), x[0], &DRIFTING_BACKWARD);
+}
+
+START_TEST(test_gradcheck_checks_the_backward_pass)
+{
+    tc_tensor *x = K(tc_from_data(S(3), TC_FLOAT64, (double[]){ 1, 2, 3 }));
+
+    OK(ag_set_requires_grad(x, true));
+    EXPECT_FAIL_INT(ag_gradcheck(sum_ignoring_grad, NULL, 1, &x, NULL),
+                    "backward not multiplied by grad_output");
+    EXPECT_FAIL_INT(ag_gradcheck(drifting_identity, NULL, 1, &x, NULL),
+                    "Backward is not reentrant, i.e., running backward with same input and "
+                    "grad_output multiple times gives different values, although analytical "
+                    "gradient matches numerical gradient.The tolerance for nondeterminism was "
+                    "0.0.");
+}
+END_TEST
+
 /* PyTorch's messages for the inputs and a graph-less output */
 START_TEST(test_gradcheck_errors)
 {
@@ -2261,6 +2320,24 @@ START_TEST(test_error_inplace_on_leaf)
                  "inplace operation by an out-of-place one.");
     free(parts);
     EXPECT_T(X, S(2, 2), 1, 1, 1, 1);
+    {   /* y = X * 1; a, b = y.unbind(0); y.mul_(2); a.backward(torch.ones(2)) fails with
+           "Output 0 of UnbindBackward0 is a view and its base or another view of its
+           base has been modified inplace. This view is ..." (PyTorch 1.13) */
+        tc_tensor *y = K(ag_mul_scalar(X, 1)), *a;
+
+        parts = ag_unbind(y, 0, &n);
+        ck_assert_ptr_nonnull(parts);
+        a = K(parts[0]);
+        K(parts[1]);
+        free(parts);
+        tc_release(inplace_number(ag_mul_, y, 2));
+        EXPECT_FAIL_INT(ag_backward(a, CONST(S(2), 1, 1), false),
+                        "Output 0 of UnbindBackward0 is a view and its base or another view "
+                        "of its base has been modified inplace. This view is the output of a "
+                        "function that returns multiple views. Such functions do not allow "
+                        "the output views to be modified inplace. You should replace the "
+                        "inplace operation by an out-of-place one.");
+    }
     /* with torch.no_grad(): x.add_(1) -> ([2,2,2], version 1, requires_grad, is_leaf) */
     previous = ag_set_grad_enabled(false);
     tc_release(inplace_number(ag_add_, x, 1));
@@ -2276,20 +2353,94 @@ START_TEST(test_error_inplace_on_leaf)
 }
 END_TEST
 
-/* d.102: in-place on a view of a non-leaf needs CopySlices, which the book
-   does not build: refused (library message), the graph left as it was */
-START_TEST(test_error_inplace_on_view_of_non_leaf)
+/* In place through a view of a computed tensor: the base's history
+   becomes CopySlices (values from PyTorch 1.13, float64) */
+START_TEST(test_inplace_on_view_of_non_leaf)
 {
-    tc_tensor *x = LEAF(S(3), 1, 2, 3);
-    tc_tensor *y = K(ag_mul_scalar(x, 2));
+    tc_tensor *x = LEAF(S(2, 2), 1, 2, 3, 4), *w = LEAF(S(2), 5, 6);
+    tc_tensor *y = K(ag_mul_scalar(x, 1)), *v = K(ag_select(y, 0, 0)), *z;
 
-    EXPECT_FAILS(inplace_number(ag_mul_, K(ag_slice(y, 0, 0, 2, 1)), 10),
-                 "autograd: an in-place operation on a view of a tensor that requires grad "
-                 "needs CopySlices, which this book does not implement; use the out-of-place "
-                 "operation");
-    EXPECT_T(y, S(3), 2, 4, 6);
+    /* y = x * 1; v = y[0]; v.mul_(w): y.grad_fn is CopySlices, name()
+       torch::autograd::CopySlices, next ((MulBackward0, 0), (AccumulateGrad, 0));
+       v.grad_fn is AsStridedBackward0 with next ((CopySlices, 0),) */
+    tc_release(ag_mul_(v, w));
+    expect_node(__LINE__, ag_grad_fn(y), "CopySlices", "torch::autograd::CopySlices",
+                EDGES({ "MulBackward0", 0 }, ACC));
+    EXPECT_NODE(v, "AsStridedBackward0", { "CopySlices", 0 });
+    EXPECT_T(y, S(2, 2), 5, 12, 3, 4);
+    /* y.sum().backward(): x.grad [[5, 6], [1, 1]], w.grad [1, 2] */
     OK(backward_ones(y, false));
-    EXPECT_GRAD(x, S(3), 2.0, 2.0, 2.0);
+    EXPECT_GRAD(x, S(2, 2), 5, 6, 1, 1);
+    EXPECT_GRAD(w, S(2), 1, 2);
+    /* y.sum().backward() again: the wrapped node's saved tensors were freed */
+    EXPECT_FAIL_INT(backward_ones(y, false), MSG_SECOND_TIME);
+
+    /* z = torch.zeros(2, 2); z[1].add_(w * 2): z.grad_fn CopySlices with next
+       ((None, 0), (MulBackward0, 0)), z.requires_grad, not a leaf;
+       (z * z).sum().backward() adds 8 w = [40, 48] to w.grad */
+    z = K(tc_zeros(S(2, 2), TC_FLOAT64));
+    tc_release(ag_add_(K(ag_select(z, 0, 1)), K(ag_mul_scalar(w, 2))));
+    expect_node(__LINE__, ag_grad_fn(z), "CopySlices", "torch::autograd::CopySlices",
+                EDGES(NONE, { "MulBackward0", 0 }));
+    ck_assert(ag_requires_grad(z) && !ag_is_leaf(z));
+    OK(backward_ones(K(ag_mul(z, z)), false));
+    EXPECT_GRAD(w, S(2), 41, 50);
+}
+END_TEST
+
+/* Several views, strided views, a view of a view, and a backward pass
+   from the view itself (PyTorch 1.13, float64) */
+START_TEST(test_copy_slices_cases)
+{
+    tc_tensor *x = LEAF(S(3), 1, 2, 3), *y, *v, *t;
+
+    /* y = x * 1; y[1:].mul_(2); y[:2].add_(1): y = [2, 5, 6];
+       (y * [1, 10, 100]).sum().backward(): x.grad [1, 20, 200] */
+    y = K(ag_mul_scalar(x, 1));
+    tc_release(inplace_number(ag_mul_, K(ag_slice(y, 0, 1, 3, 1)), 2));
+    tc_release(inplace_number(ag_add_, K(ag_slice(y, 0, 0, 2, 1)), 1));
+    EXPECT_T(y, S(3), 2, 5, 6);
+    OK(ag_backward(y, CONST(S(3), 1, 10, 100), false));
+    EXPECT_GRAD(x, S(3), 1, 20, 200);
+
+    /* y = x * 2; y[0:2].exp_(); y.sum().backward(): x.grad [2 e^2, 2 e^4, 2] */
+    OK(ag_zero_grad(x, true));
+    y = K(ag_mul_scalar(x, 2));
+    tc_release(ag_exp_(K(ag_slice(y, 0, 0, 2, 1))));
+    OK(backward_ones(y, false));
+    EXPECT_GRAD(x, S(3), 14.7781121978613, 109.19630006628847, 2.0);
+
+    /* y = x * 1; v = y[1:]; v.mul_(2); v.sum().backward(): x.grad [0, 2, 2] */
+    OK(ag_zero_grad(x, true));
+    y = K(ag_mul_scalar(x, 1));
+    v = K(ag_slice(y, 0, 1, 3, 1));
+    tc_release(inplace_number(ag_mul_, v, 2));
+    OK(backward_ones(v, false));
+    EXPECT_GRAD(x, S(3), 0, 2, 2);
+
+    /* X = [[1, 2], [3, 4]]; y = X * 1; y.t()[0].mul_(3) (a view of a view:
+       the column y[:, 0]); (y * [[1, 2], [3, 4]]).sum().backward():
+       y [[3, 2], [9, 4]], X.grad [[3, 2], [9, 4]] */
+    t = LEAF(S(2, 2), 1, 2, 3, 4);
+    y = K(ag_mul_scalar(t, 1));
+    tc_release(inplace_number(ag_mul_, K(ag_select(K(ag_t(y)), 0, 0)), 3));
+    EXPECT_T(y, S(2, 2), 3, 2, 9, 4);
+    OK(ag_backward(y, CONST(S(2, 2), 1, 2, 3, 4), false));
+    EXPECT_GRAD(t, S(2, 2), 3, 2, 9, 4);
+
+    /* y = x * 1; v = y[1:]; v.mul_(v): y [1, 4, 9]; y.sum().backward() fails:
+       "... [torch.DoubleTensor [2]], which is output 0 of AsStridedBackward0,
+       is at version 1; expected version 0 instead. Hint: ..." */
+    y = K(ag_mul_scalar(x, 1));
+    v = K(ag_slice(y, 0, 1, 3, 1));
+    tc_release(ag_mul_(v, v));
+    EXPECT_T(y, S(3), 1, 4, 9);
+    EXPECT_FAIL_INT(backward_ones(y, false),
+                    "one of the variables needed for gradient computation has been modified "
+                    "by an inplace operation: [torch.DoubleTensor [2]], which is output 0 of "
+                    "AsStridedBackward0, is at version 1; expected version 0 instead. Hint: "
+                    "enable anomaly detection to find the operation that failed to compute its "
+                    "gradient, with torch.autograd.set_detect_anomaly(True).");
 }
 END_TEST
 
@@ -2665,7 +2816,8 @@ static void ch05_add_views(Suite *s)
     tcase_add_test(tc, test_inplace_history);
     tcase_add_test(tc, test_inplace_grads);
     tcase_add_test(tc, test_error_inplace_on_leaf);
-    tcase_add_test(tc, test_error_inplace_on_view_of_non_leaf);
+    tcase_add_test(tc, test_inplace_on_view_of_non_leaf);
+    tcase_add_test(tc, test_copy_slices_cases);
     tcase_add_test(tc, test_error_saved_tensor_modified);
     tcase_add_test(tc, test_saved_tensor_modified_through_view);
     tcase_add_test(tc, test_versions);
@@ -2908,6 +3060,19 @@ START_TEST(test_grad_pow)
     EXPECT_TOTAL(y, 8.65685424949238);
     OK(backward_ones(y, false));
     EXPECT_GRAD(x, S(3), 0.6931471805599453, 1.3862943611198906, 3.921032573874189);
+    {   /* torch.pow(2, torch.tensor([1, 2])) is tensor([2, 4]) (int64);
+           torch.pow(2.5, torch.tensor([1, 2])) is tensor([2.5, 6.25]) (float32) */
+        int64_t ints[] = { 1, 2 };
+        tc_tensor *i = K(tc_from_data(S(2), TC_INT64, ints));
+        tc_tensor *p = K(ag_pow_number(2, i)), *q = K(ag_pow_number(2.5, i));
+
+        ck_assert_ptr_nonnull(p);
+        ck_assert_ptr_nonnull(q);
+        ck_assert_int_eq(p->dtype, TC_INT64);
+        ck_assert_int_eq(q->dtype, TC_FLOAT32);
+        ck_assert(tc_load(p, 0) == 2.0 && tc_load(p, 1) == 4.0);
+        ck_assert(tc_load(q, 0) == 2.5 && tc_load(q, 1) == 6.25);
+    }
     x = LEAF(S(2), 0.0, 1.0);                                         /* d.27: 0.0 ** x */
     y = K(ag_pow(K(tc_number(0.0)), x));
     EXPECT_TOTAL(y, 1.0);
@@ -3490,6 +3655,7 @@ Suite *suite_ch05(void)
     tcase_add_test(tc, test_gradcheck_under_no_grad);
     tcase_add_test(tc, test_gradcheck_restores_a_strided_input);
     tcase_add_test(tc, test_gradcheck_errors);
+    tcase_add_test(tc, test_gradcheck_checks_the_backward_pass);
     tcase_add_test(tc, test_gradcheck_elementwise_formulas);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
