@@ -34,10 +34,10 @@ static tc_tensor *nll_tensor(tc_shape shape, tc_dtype dtype, const double *v, bo
 }
 
 #define NLL_D(...) ((const double[]){ __VA_ARGS__ })
-#define F32(shape, ...) nll_tensor(shape, TC_FLOAT32, NLL_D(__VA_ARGS__), false)
-#define F64(shape, ...) nll_tensor(shape, TC_FLOAT64, NLL_D(__VA_ARGS__), false)
-#define LEAF_F32(shape, ...) nll_tensor(shape, TC_FLOAT32, NLL_D(__VA_ARGS__), true)
-#define LEAF_F64(shape, ...) nll_tensor(shape, TC_FLOAT64, NLL_D(__VA_ARGS__), true)
+#define NLL_F32(shape, ...) nll_tensor(shape, TC_FLOAT32, NLL_D(__VA_ARGS__), false)
+#define NLL_F64(shape, ...) nll_tensor(shape, TC_FLOAT64, NLL_D(__VA_ARGS__), false)
+#define NLL_LEAF_F32(shape, ...) nll_tensor(shape, TC_FLOAT32, NLL_D(__VA_ARGS__), true)
+#define NLL_LEAF_F64(shape, ...) nll_tensor(shape, TC_FLOAT64, NLL_D(__VA_ARGS__), true)
 /* int64 targets: exact (tc_store of an int64 from a double is exact below 2^53). */
 static tc_tensor *nll_targets(tc_shape shape, const int64_t *v)
 {
@@ -48,8 +48,8 @@ static tc_tensor *nll_targets(tc_shape shape, const int64_t *v)
         tc_store_int64(t, k, v[k]);
     return t;
 }
-#define I64(shape, ...) nll_targets(shape, (const int64_t[]){ __VA_ARGS__ })
-#define I64_0D(v) nll_targets(TC_SCALAR_SHAPE, (const int64_t[]){ v })
+#define NLL_I64(shape, ...) nll_targets(shape, (const int64_t[]){ __VA_ARGS__ })
+#define NLL_I64_0D(v) nll_targets(TC_SCALAR_SHAPE, (const int64_t[]){ v })
 
 /* Assert that t holds n values (row-major) within rtol 1e-5, atol 1e-6 of
    want (NaN matches NaN). */
@@ -70,7 +70,7 @@ static void nll_assert_values(int line, const tc_tensor *t, int64_t n, const dou
     }
     tc_release(c);
 }
-#define ASSERT_VALUES(t, ...)                                                               \
+#define NLL_ASSERT_VALUES(t, ...)                                                               \
     nll_assert_values(__LINE__, t, (int64_t)(sizeof(NLL_D(__VA_ARGS__)) / sizeof(double)), \
                       NLL_D(__VA_ARGS__))
 
@@ -79,7 +79,7 @@ typedef struct {
     tc_tensor *output, *total_weight;
 } nll_pair;
 
-static nll_pair nll_forward(const tc_tensor *input, const tc_tensor *target,
+static nll_pair nll_run_forward(const tc_tensor *input, const tc_tensor *target,
                             const tc_tensor *weight, tc_reduction reduction, int64_t ignore)
 {
     nll_pair p = { NULL, NULL };
@@ -93,7 +93,7 @@ static nll_pair nll_forward(const tc_tensor *input, const tc_tensor *target,
 }
 
 /* The forward kernel fails with exactly `expected`, and sets both outputs to NULL. */
-static void nll_forward_fails(int line, const tc_tensor *input, const tc_tensor *target,
+static void nll_run_forward_fails(int line, const tc_tensor *input, const tc_tensor *target,
                               const tc_tensor *weight, tc_reduction reduction, int64_t ignore,
                               const char *expected)
 {
@@ -109,8 +109,8 @@ static void nll_forward_fails(int line, const tc_tensor *input, const tc_tensor 
                   tc_error() ? tc_error() : "(none)", expected);
     tc_clear_error();
 }
-#define FORWARD_FAILS(input, target, weight, reduction, ignore, expected) \
-    nll_forward_fails(__LINE__, input, target, weight, reduction, ignore, expected)
+#define NLL_FORWARD_FAILS(input, target, weight, reduction, ignore, expected) \
+    nll_run_forward_fails(__LINE__, input, target, weight, reduction, ignore, expected)
 
 /* The names of the nodes from t's grad_fn down edge 0 of each, joined by
    " -> " (the chain() of the Python comments). */
@@ -147,49 +147,49 @@ static const char *nll_next_name(const ag_node *fn, int i)
 /* The shared inputs. X2 = torch.tensor([[-0.5, -1.2, -2.0, -0.7],
    [-1.5, -0.3, -2.5, -1.1], [-2.2, -1.9, -0.2, -0.9]]); W4 =
    torch.tensor([1.0, 2.0, 0.5, 1.5]) */
-#define X2_VALUES -0.5, -1.2, -2.0, -0.7, -1.5, -0.3, -2.5, -1.1, -2.2, -1.9, -0.2, -0.9
-#define X2() F32(NLL_S(3, 4), X2_VALUES)
-#define W4() F32(NLL_S(4), 1.0, 2.0, 0.5, 1.5)
+#define NLL_X2_VALUES -0.5, -1.2, -2.0, -0.7, -1.5, -0.3, -2.5, -1.1, -2.2, -1.9, -0.2, -0.9
+#define NLL_X2() NLL_F32(NLL_S(3, 4), NLL_X2_VALUES)
+#define NLL_W4() NLL_F32(NLL_S(4), 1.0, 2.0, 0.5, 1.5)
 
 /* ------------------------------------------------------- the forward kernel */
 
 /* A.nll_loss_forward(X2, torch.tensor([0, 1, 3]), None, r, -100) for r = 0, 1, 2 */
-START_TEST(test_nll_forward_reductions)
+START_TEST(nll_test_nll_forward_reductions)
 {
-    tc_tensor *x = X2(), *t = I64(NLL_S(3), 0, 1, 3);
-    nll_pair none = nll_forward(x, t, NULL, NLL_NONE, -100);
-    nll_pair mean = nll_forward(x, t, NULL, NLL_MEAN, -100);
-    nll_pair sum = nll_forward(x, t, NULL, NLL_SUM, -100);
+    tc_tensor *x = NLL_X2(), *t = NLL_I64(NLL_S(3), 0, 1, 3);
+    nll_pair none = nll_run_forward(x, t, NULL, NLL_NONE, -100);
+    nll_pair mean = nll_run_forward(x, t, NULL, NLL_MEAN, -100);
+    nll_pair sum = nll_run_forward(x, t, NULL, NLL_SUM, -100);
 
     ASSERT_SIZES(none.output, 3);
-    ASSERT_VALUES(none.output, 0.5, 0.30000001192092896, 0.8999999761581421);
-    ASSERT_VALUES(none.total_weight, 0.0);    /* not computed for 'none' */
+    NLL_ASSERT_VALUES(none.output, 0.5, 0.30000001192092896, 0.8999999761581421);
+    NLL_ASSERT_VALUES(none.total_weight, 0.0);    /* not computed for 'none' */
     ck_assert_int_eq(mean.output->dim, 0);
     ck_assert_int_eq(mean.output->dtype, TC_FLOAT32);
-    ASSERT_VALUES(mean.output, 0.5666666626930237);
-    ASSERT_VALUES(mean.total_weight, 3.0);
-    ASSERT_VALUES(sum.output, 1.7000000476837158);
-    ASSERT_VALUES(sum.total_weight, 3.0);
+    NLL_ASSERT_VALUES(mean.output, 0.5666666626930237);
+    NLL_ASSERT_VALUES(mean.total_weight, 3.0);
+    NLL_ASSERT_VALUES(sum.output, 1.7000000476837158);
+    NLL_ASSERT_VALUES(sum.total_weight, 3.0);
 }
 END_TEST
 
 /* A.nll_loss_forward(X2, torch.tensor([0, -100, 3]), W4, r, -100) */
-START_TEST(test_nll_forward_weight_and_ignore)
+START_TEST(nll_test_nll_forward_weight_and_ignore)
 {
-    tc_tensor *x = X2(), *t = I64(NLL_S(3), 0, -100, 3), *w = W4();
-    nll_pair none = nll_forward(x, t, w, NLL_NONE, -100);
-    nll_pair mean = nll_forward(x, t, w, NLL_MEAN, -100);
-    nll_pair sum = nll_forward(x, t, w, NLL_SUM, -100);
+    tc_tensor *x = NLL_X2(), *t = NLL_I64(NLL_S(3), 0, -100, 3), *w = NLL_W4();
+    nll_pair none = nll_run_forward(x, t, w, NLL_NONE, -100);
+    nll_pair mean = nll_run_forward(x, t, w, NLL_MEAN, -100);
+    nll_pair sum = nll_run_forward(x, t, w, NLL_SUM, -100);
     /* A.nll_loss_forward(X2, torch.tensor([0, 1, 3]), None, 1, 1): ignore_index 1 */
-    nll_pair one = nll_forward(x, I64(NLL_S(3), 0, 1, 3), NULL, NLL_MEAN, 1);
+    nll_pair one = nll_run_forward(x, NLL_I64(NLL_S(3), 0, 1, 3), NULL, NLL_MEAN, 1);
 
-    ASSERT_VALUES(none.output, 0.5, 0.0, 1.3499999046325684);
-    ASSERT_VALUES(mean.output, 0.7399999499320984);    /* (0.5 + 1.35) / (1 + 1.5) */
-    ASSERT_VALUES(mean.total_weight, 2.5);
-    ASSERT_VALUES(sum.output, 1.8499999046325684);
-    ASSERT_VALUES(sum.total_weight, 2.5);
-    ASSERT_VALUES(one.output, 0.699999988079071);
-    ASSERT_VALUES(one.total_weight, 2.0);
+    NLL_ASSERT_VALUES(none.output, 0.5, 0.0, 1.3499999046325684);
+    NLL_ASSERT_VALUES(mean.output, 0.7399999499320984);    /* (0.5 + 1.35) / (1 + 1.5) */
+    NLL_ASSERT_VALUES(mean.total_weight, 2.5);
+    NLL_ASSERT_VALUES(sum.output, 1.8499999046325684);
+    NLL_ASSERT_VALUES(sum.total_weight, 2.5);
+    NLL_ASSERT_VALUES(one.output, 0.699999988079071);
+    NLL_ASSERT_VALUES(one.total_weight, 2.0);
 }
 END_TEST
 
@@ -200,25 +200,25 @@ END_TEST
    F.nll_loss(torch.zeros(0, 4), torch.zeros(0, dtype=torch.long)) -> nan ('sum': 0., 'none': [])
    F.nll_loss(torch.zeros(0, 4), torch.zeros(0)) -> nan: the float target is
    never read (PyTorch checks its type in the loop) */
-START_TEST(test_nll_forward_nothing_counts)
+START_TEST(nll_test_nll_forward_nothing_counts)
 {
-    tc_tensor *x = X2(), *ignored = I64(NLL_S(3), -100, -100, -100);
+    tc_tensor *x = NLL_X2(), *ignored = NLL_I64(NLL_S(3), -100, -100, -100);
     tc_tensor *empty = K(tc_zeros(NLL_S(0, 4), TC_FLOAT32));
     tc_tensor *no_targets = K(tc_zeros(NLL_S(0), TC_INT64));
     nll_pair p;
 
-    p = nll_forward(x, ignored, NULL, NLL_MEAN, -100);
-    ASSERT_VALUES(p.output, NAN);
-    ASSERT_VALUES(p.total_weight, 0.0);
-    ASSERT_VALUES(nll_forward(x, ignored, W4(), NLL_MEAN, -100).output, NAN);
-    ASSERT_VALUES(nll_forward(x, ignored, NULL, NLL_SUM, -100).output, 0.0);
-    p = nll_forward(empty, no_targets, NULL, NLL_MEAN, -100);
+    p = nll_run_forward(x, ignored, NULL, NLL_MEAN, -100);
+    NLL_ASSERT_VALUES(p.output, NAN);
+    NLL_ASSERT_VALUES(p.total_weight, 0.0);
+    NLL_ASSERT_VALUES(nll_run_forward(x, ignored, NLL_W4(), NLL_MEAN, -100).output, NAN);
+    NLL_ASSERT_VALUES(nll_run_forward(x, ignored, NULL, NLL_SUM, -100).output, 0.0);
+    p = nll_run_forward(empty, no_targets, NULL, NLL_MEAN, -100);
     ck_assert_int_eq(p.output->dim, 0);
-    ASSERT_VALUES(p.output, NAN);
-    ASSERT_VALUES(p.total_weight, 0.0);
-    ASSERT_VALUES(nll_forward(empty, no_targets, NULL, NLL_SUM, -100).output, 0.0);
-    ASSERT_SIZES(nll_forward(empty, no_targets, NULL, NLL_NONE, -100).output, 0);
-    ASSERT_VALUES(nll_forward(empty, K(tc_zeros(NLL_S(0), TC_FLOAT32)), NULL, NLL_MEAN, -100)
+    NLL_ASSERT_VALUES(p.output, NAN);
+    NLL_ASSERT_VALUES(p.total_weight, 0.0);
+    NLL_ASSERT_VALUES(nll_run_forward(empty, no_targets, NULL, NLL_SUM, -100).output, 0.0);
+    ASSERT_SIZES(nll_run_forward(empty, no_targets, NULL, NLL_NONE, -100).output, 0);
+    NLL_ASSERT_VALUES(nll_run_forward(empty, K(tc_zeros(NLL_S(0), TC_FLOAT32)), NULL, NLL_MEAN, -100)
                       .output, NAN);
 }
 END_TEST
@@ -228,46 +228,46 @@ END_TEST
    A.nll_loss_forward(X1, torch.tensor(-100), W4, r, -100) -> (0., 0.), (nan, 0.), (0., 0.)
    F.nll_loss(X1, torch.tensor([3, 0, 1, 2])) -> 0.75: a 1-D target of the
    input's length passes PyTorch 1.13's checks, and only its first entry is read */
-START_TEST(test_nll_forward_unbatched)
+START_TEST(nll_test_nll_forward_unbatched)
 {
-    tc_tensor *x = F32(NLL_S(4), -1.5, -0.25, -2.0, -0.75), *w = W4();
-    nll_pair none = nll_forward(x, I64_0D(2), w, NLL_NONE, -100);
-    nll_pair mean = nll_forward(x, I64_0D(2), w, NLL_MEAN, -100);
+    tc_tensor *x = NLL_F32(NLL_S(4), -1.5, -0.25, -2.0, -0.75), *w = NLL_W4();
+    nll_pair none = nll_run_forward(x, NLL_I64_0D(2), w, NLL_NONE, -100);
+    nll_pair mean = nll_run_forward(x, NLL_I64_0D(2), w, NLL_MEAN, -100);
 
     ck_assert_int_eq(none.output->dim, 0);
-    ASSERT_VALUES(none.output, 1.0);
-    ASSERT_VALUES(none.total_weight, 0.5);
-    ASSERT_VALUES(mean.output, 2.0);
-    ASSERT_VALUES(mean.total_weight, 0.5);
-    ASSERT_VALUES(nll_forward(x, I64_0D(2), w, NLL_SUM, -100).output, 1.0);
-    ASSERT_VALUES(nll_forward(x, I64_0D(-100), w, NLL_NONE, -100).output, 0.0);
-    ASSERT_VALUES(nll_forward(x, I64_0D(-100), w, NLL_MEAN, -100).output, NAN);
-    ASSERT_VALUES(nll_forward(x, I64_0D(-100), w, NLL_MEAN, -100).total_weight, 0.0);
-    ASSERT_VALUES(nll_forward(x, I64_0D(-100), w, NLL_SUM, -100).output, 0.0);
-    ASSERT_VALUES(nll_forward(x, I64(NLL_S(4), 3, 0, 1, 2), NULL, NLL_MEAN, -100).output, 0.75);
+    NLL_ASSERT_VALUES(none.output, 1.0);
+    NLL_ASSERT_VALUES(none.total_weight, 0.5);
+    NLL_ASSERT_VALUES(mean.output, 2.0);
+    NLL_ASSERT_VALUES(mean.total_weight, 0.5);
+    NLL_ASSERT_VALUES(nll_run_forward(x, NLL_I64_0D(2), w, NLL_SUM, -100).output, 1.0);
+    NLL_ASSERT_VALUES(nll_run_forward(x, NLL_I64_0D(-100), w, NLL_NONE, -100).output, 0.0);
+    NLL_ASSERT_VALUES(nll_run_forward(x, NLL_I64_0D(-100), w, NLL_MEAN, -100).output, NAN);
+    NLL_ASSERT_VALUES(nll_run_forward(x, NLL_I64_0D(-100), w, NLL_MEAN, -100).total_weight, 0.0);
+    NLL_ASSERT_VALUES(nll_run_forward(x, NLL_I64_0D(-100), w, NLL_SUM, -100).output, 0.0);
+    NLL_ASSERT_VALUES(nll_run_forward(x, NLL_I64(NLL_S(4), 3, 0, 1, 2), NULL, NLL_MEAN, -100).output, 0.75);
 }
 END_TEST
 
 /* X4 = torch.arange(24.).view(2, 3, 2, 2) / -10 - 0.05
    T4 = torch.tensor([[[0, 2], [1, -100]], [[2, 2], [0, 1]]]); W3 = torch.tensor([0.5, 2.0, 1.0])
    A.nll_loss2d_forward(X4, T4, W3, r, -100) */
-START_TEST(test_nll_forward_4d)
+START_TEST(nll_test_nll_forward_4d)
 {
     tc_tensor *x = K(tc_sub_scalar(K(tc_div_scalar(K(tc_view(K(tc_arange(0.0, 24.0, 1.0)),
                                                              NLL_S(2, 3, 2, 2))), -10.0)),
                                    0.05));
-    tc_tensor *t = I64(NLL_S(2, 2, 2), 0, 2, 1, -100, 2, 2, 0, 1);
-    tc_tensor *w = F32(NLL_S(3), 0.5, 2.0, 1.0);
-    nll_pair none = nll_forward(x, t, w, NLL_NONE, -100);
-    nll_pair mean = nll_forward(x, t, w, NLL_MEAN, -100);
+    tc_tensor *t = NLL_I64(NLL_S(2, 2, 2), 0, 2, 1, -100, 2, 2, 0, 1);
+    tc_tensor *w = NLL_F32(NLL_S(3), 0.5, 2.0, 1.0);
+    nll_pair none = nll_run_forward(x, t, w, NLL_NONE, -100);
+    nll_pair mean = nll_run_forward(x, t, w, NLL_MEAN, -100);
 
     ASSERT_SIZES(none.output, 2, 2, 2);
-    ASSERT_VALUES(none.output, 0.02500000037252903, 0.949999988079071, 1.3000000715255737, 0.0,
+    NLL_ASSERT_VALUES(none.output, 0.02500000037252903, 0.949999988079071, 1.3000000715255737, 0.0,
                   2.049999952316284, 2.1499998569488525, 0.7249999642372131,
                   3.8999998569488525);
-    ASSERT_VALUES(mean.output, 1.3874999284744263);
-    ASSERT_VALUES(mean.total_weight, 8.0);
-    ASSERT_VALUES(nll_forward(x, t, w, NLL_SUM, -100).output, 11.09999942779541);
+    NLL_ASSERT_VALUES(mean.output, 1.3874999284744263);
+    NLL_ASSERT_VALUES(mean.total_weight, 8.0);
+    NLL_ASSERT_VALUES(nll_run_forward(x, t, w, NLL_SUM, -100).output, 11.09999942779541);
 }
 END_TEST
 
@@ -275,27 +275,27 @@ END_TEST
    F.nll_loss(X3, T3, reduction=r); and of 5 dimensions:
    X5 = torch.arange(24.).view(2, 3, 2, 1, 2) / -6
    T5 = torch.tensor([[[[0, 1]], [[2, 0]]], [[[1, 1]], [[2, -100]]]]) */
-START_TEST(test_nll_forward_other_ranks)
+START_TEST(nll_test_nll_forward_other_ranks)
 {
     tc_tensor *x3 = K(tc_div_scalar(K(tc_view(K(tc_arange(0.0, 24.0, 1.0)), NLL_S(2, 3, 4))),
                                     -8.0));
-    tc_tensor *t3 = I64(NLL_S(2, 4), 0, 1, 2, 0, 2, 2, 1, -100);
+    tc_tensor *t3 = NLL_I64(NLL_S(2, 4), 0, 1, 2, 0, 2, 2, 1, -100);
     tc_tensor *x5 = K(tc_div_scalar(K(tc_view(K(tc_arange(0.0, 24.0, 1.0)),
                                               NLL_S(2, 3, 2, 1, 2))), -6.0));
-    tc_tensor *t5 = I64(NLL_S(2, 2, 1, 2), 0, 1, 2, 0, 1, 1, 2, -100);
-    nll_pair none3 = nll_forward(x3, t3, NULL, NLL_NONE, -100);
-    nll_pair none5 = nll_forward(x5, t5, NULL, NLL_NONE, -100);
+    tc_tensor *t5 = NLL_I64(NLL_S(2, 2, 1, 2), 0, 1, 2, 0, 1, 1, 2, -100);
+    nll_pair none3 = nll_run_forward(x3, t3, NULL, NLL_NONE, -100);
+    nll_pair none5 = nll_run_forward(x5, t5, NULL, NLL_NONE, -100);
 
     ASSERT_SIZES(none3.output, 2, 4);
-    ASSERT_VALUES(none3.output, 0.0, 0.625, 1.25, 0.375, 2.5, 2.625, 2.25, 0.0);
-    ASSERT_VALUES(nll_forward(x3, t3, NULL, NLL_MEAN, -100).output, 1.375);
-    ASSERT_VALUES(nll_forward(x3, t3, NULL, NLL_SUM, -100).output, 9.625);
+    NLL_ASSERT_VALUES(none3.output, 0.0, 0.625, 1.25, 0.375, 2.5, 2.625, 2.25, 0.0);
+    NLL_ASSERT_VALUES(nll_run_forward(x3, t3, NULL, NLL_MEAN, -100).output, 1.375);
+    NLL_ASSERT_VALUES(nll_run_forward(x3, t3, NULL, NLL_SUM, -100).output, 9.625);
     ASSERT_SIZES(none5.output, 2, 2, 1, 2);
-    ASSERT_VALUES(none5.output, 0.0, 0.8333333134651184, 1.6666666269302368, 0.5,
+    NLL_ASSERT_VALUES(none5.output, 0.0, 0.8333333134651184, 1.6666666269302368, 0.5,
                   2.6666667461395264, 2.8333332538604736, 3.6666667461395264, 0.0);
-    ASSERT_VALUES(nll_forward(x5, t5, NULL, NLL_SUM, -100).output, 12.166666984558105);
+    NLL_ASSERT_VALUES(nll_run_forward(x5, t5, NULL, NLL_SUM, -100).output, 12.166666984558105);
     /* F.nll_loss(X5, T5, weight=W3) */
-    ASSERT_VALUES(nll_forward(x5, t5, F32(NLL_S(3), 0.5, 2.0, 1.0), NLL_MEAN, -100).output,
+    NLL_ASSERT_VALUES(nll_run_forward(x5, t5, NLL_F32(NLL_S(3), 0.5, 2.0, 1.0), NLL_MEAN, -100).output,
                   2.027777671813965);
 }
 END_TEST
@@ -304,22 +304,22 @@ END_TEST
    F.nll_loss(X2.t(), torch.tensor([2, 0, 1, 2]), reduction='none')
    F.nll_loss(X2.t(), torch.tensor([2, 0, 1, 2]), weight=torch.tensor([1.0, 2.0, 0.5]))
    F.nll_loss(X2.double() / 3, torch.tensor([0, 1, 3]), weight=W4.double()) */
-START_TEST(test_nll_forward_strided_and_double)
+START_TEST(nll_test_nll_forward_strided_and_double)
 {
-    tc_tensor *xt = K(tc_t(X2())), *t = I64(NLL_S(4), 2, 0, 1, 2);
-    tc_tensor *x64 = K(tc_empty(NLL_S(3, 4), TC_FLOAT64)), *x32 = X2();
+    tc_tensor *xt = K(tc_t(NLL_X2())), *t = NLL_I64(NLL_S(4), 2, 0, 1, 2);
+    tc_tensor *x64 = K(tc_empty(NLL_S(3, 4), TC_FLOAT64)), *x32 = NLL_X2();
     nll_pair d;
 
     for (int64_t k = 0; k < 12; k++)    /* X2.double(): the float32 values, widened */
         tc_store(x64, k, tc_load(x32, k));
     x64 = K(tc_div_scalar(x64, 3.0));
-    d = nll_forward(x64, I64(NLL_S(3), 0, 1, 3), F64(NLL_S(4), 1.0, 2.0, 0.5, 1.5), NLL_MEAN,
+    d = nll_run_forward(x64, NLL_I64(NLL_S(3), 0, 1, 3), NLL_F64(NLL_S(4), 1.0, 2.0, 0.5, 1.5), NLL_MEAN,
                     -100);
 
     ck_assert(!tc_is_contiguous(xt));
-    ASSERT_VALUES(nll_forward(xt, t, NULL, NLL_NONE, -100).output, 2.200000047683716,
+    NLL_ASSERT_VALUES(nll_run_forward(xt, t, NULL, NLL_NONE, -100).output, 2.200000047683716,
                   1.2000000476837158, 2.5, 0.8999999761581421);
-    ASSERT_VALUES(nll_forward(xt, t, F32(NLL_S(3), 1.0, 2.0, 0.5), NLL_MEAN, -100).output,
+    NLL_ASSERT_VALUES(nll_run_forward(xt, t, NLL_F32(NLL_S(3), 1.0, 2.0, 0.5), NLL_MEAN, -100).output,
                   1.9374998807907104);
     ck_assert_int_eq(d.output->dtype, TC_FLOAT64);
     ck_assert_int_eq(d.total_weight->dtype, TC_FLOAT64);
@@ -334,7 +334,7 @@ END_TEST
    T = (i % 3 == 0).long()
    F.nll_loss(X, T, reduction='sum') -> 121650.508, F.nll_loss(X, T) -> 1.73786438
    F.nll_loss(X, T, weight=torch.tensor([0.3, 1.7])) -> 2.03130269 (naive: 2.03098464) */
-START_TEST(test_nll_forward_cascade)
+START_TEST(nll_test_nll_forward_cascade)
 {
     enum { N = 70000 };
     tc_tensor *x = K(tc_empty(NLL_S(N, 2), TC_FLOAT32)), *t = K(tc_empty(NLL_S(N), TC_INT64));
@@ -346,11 +346,11 @@ START_TEST(test_nll_forward_cascade)
         xd[2 * i + 1] = -(float)(i % 13) * 0.37f;
         td[i] = i % 3 == 0;
     }
-    ck_assert_float_eq((float)tc_load(nll_forward(x, t, NULL, NLL_SUM, -100).output, 0),
+    ck_assert_float_eq((float)tc_load(nll_run_forward(x, t, NULL, NLL_SUM, -100).output, 0),
                        121650.508f);
-    ck_assert_float_eq((float)tc_load(nll_forward(x, t, NULL, NLL_MEAN, -100).output, 0),
+    ck_assert_float_eq((float)tc_load(nll_run_forward(x, t, NULL, NLL_MEAN, -100).output, 0),
                        1.73786438f);
-    ck_assert_float_eq((float)tc_load(nll_forward(x, t, F32(NLL_S(2), 0.3, 1.7), NLL_MEAN,
+    ck_assert_float_eq((float)tc_load(nll_run_forward(x, t, NLL_F32(NLL_S(2), 0.3, 1.7), NLL_MEAN,
                                                   -100).output, 0),
                        2.03130269f);
 }
@@ -361,30 +361,30 @@ END_TEST
 /* t = torch.tensor([0, -100, 3]); o, tw = A.nll_loss_forward(X2, t, W4, r, -100)
    A.nll_loss_backward(go, X2, t, W4, r, -100, tw), go = [0.5, 2., -1.] for
    'none', 1.5 otherwise */
-START_TEST(test_nll_backward_2d)
+START_TEST(nll_test_nll_backward_2d)
 {
-    tc_tensor *x = X2(), *t = I64(NLL_S(3), 0, -100, 3), *w = W4(), *g;
-    nll_pair none = nll_forward(x, t, w, NLL_NONE, -100);
-    nll_pair mean = nll_forward(x, t, w, NLL_MEAN, -100);
-    nll_pair sum = nll_forward(x, t, w, NLL_SUM, -100);
+    tc_tensor *x = NLL_X2(), *t = NLL_I64(NLL_S(3), 0, -100, 3), *w = NLL_W4(), *g;
+    nll_pair none = nll_run_forward(x, t, w, NLL_NONE, -100);
+    nll_pair mean = nll_run_forward(x, t, w, NLL_MEAN, -100);
+    nll_pair sum = nll_run_forward(x, t, w, NLL_SUM, -100);
 
-    g = K(tc_nll_loss_backward(F32(NLL_S(3), 0.5, 2.0, -1.0), x, t, w, NLL_NONE, -100,
+    g = K(tc_nll_loss_backward(NLL_F32(NLL_S(3), 0.5, 2.0, -1.0), x, t, w, NLL_NONE, -100,
                                none.total_weight));
     ASSERT_SIZES(g, 3, 4);
-    ASSERT_VALUES(g, -0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.5);
-    g = K(tc_nll_loss_backward(F32(TC_SCALAR_SHAPE, 1.5), x, t, w, NLL_MEAN, -100,
+    NLL_ASSERT_VALUES(g, -0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.5);
+    g = K(tc_nll_loss_backward(NLL_F32(TC_SCALAR_SHAPE, 1.5), x, t, w, NLL_MEAN, -100,
                                mean.total_weight));
-    ASSERT_VALUES(g, -0.6000000238418579, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.9000000357627869);
-    g = K(tc_nll_loss_backward(F32(TC_SCALAR_SHAPE, 1.5), x, t, w, NLL_SUM, -100,
+    NLL_ASSERT_VALUES(g, -0.6000000238418579, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.9000000357627869);
+    g = K(tc_nll_loss_backward(NLL_F32(TC_SCALAR_SHAPE, 1.5), x, t, w, NLL_SUM, -100,
                                sum.total_weight));
-    ASSERT_VALUES(g, -1.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -2.25);
+    NLL_ASSERT_VALUES(g, -1.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -2.25);
     /* every target ignored: tw is 0, and the gradient is zeros, not NaN
        t = torch.tensor([-100, -100, -100]); o, tw = A.nll_loss_forward(X2, t, None, 1, -100)
        A.nll_loss_backward(torch.tensor(1.), X2, t, None, 1, -100, tw) -> zeros */
-    t = I64(NLL_S(3), -100, -100, -100);
-    g = K(tc_nll_loss_backward(F32(TC_SCALAR_SHAPE, 1.0), x, t, NULL, NLL_MEAN, -100,
-                               nll_forward(x, t, NULL, NLL_MEAN, -100).total_weight));
-    ASSERT_VALUES(g, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    t = NLL_I64(NLL_S(3), -100, -100, -100);
+    g = K(tc_nll_loss_backward(NLL_F32(TC_SCALAR_SHAPE, 1.0), x, t, NULL, NLL_MEAN, -100,
+                               nll_run_forward(x, t, NULL, NLL_MEAN, -100).total_weight));
+    NLL_ASSERT_VALUES(g, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }
 END_TEST
 
@@ -393,44 +393,44 @@ END_TEST
    A.nll_loss_backward(torch.tensor(1.5), X1, torch.tensor(2), W4, r, -100, torch.tensor(0.5))
    x3 = X3.clone().requires_grad_()
    F.nll_loss(x3, T3, reduction='none').backward(torch.arange(8.).view(2, 4)); x3.grad */
-START_TEST(test_nll_backward_other_ranks)
+START_TEST(nll_test_nll_backward_other_ranks)
 {
     tc_tensor *x4 = K(tc_zeros(NLL_S(2, 3, 2, 2), TC_FLOAT32));
-    tc_tensor *t4 = I64(NLL_S(2, 2, 2), 0, 2, 1, -100, 2, 2, 0, 1);
-    tc_tensor *w3 = F32(NLL_S(3), 0.5, 2.0, 1.0), *x1 = K(tc_zeros(NLL_S(4), TC_FLOAT32));
+    tc_tensor *t4 = NLL_I64(NLL_S(2, 2, 2), 0, 2, 1, -100, 2, 2, 0, 1);
+    tc_tensor *w3 = NLL_F32(NLL_S(3), 0.5, 2.0, 1.0), *x1 = K(tc_zeros(NLL_S(4), TC_FLOAT32));
     tc_tensor *go4 = K(tc_sub_scalar(K(tc_view(K(tc_arange(0.0, 8.0, 1.0)), NLL_S(2, 2, 2))),
                                      3.0));
     tc_tensor *x3 = K(tc_zeros(NLL_S(2, 3, 4), TC_FLOAT32));
-    tc_tensor *t3 = I64(NLL_S(2, 4), 0, 1, 2, 0, 2, 2, 1, -100), *g;
+    tc_tensor *t3 = NLL_I64(NLL_S(2, 4), 0, 1, 2, 0, 2, 2, 1, -100), *g;
 
-    g = K(tc_nll_loss_backward(go4, x4, t4, w3, NLL_NONE, -100, F32(TC_SCALAR_SHAPE, 0)));
+    g = K(tc_nll_loss_backward(go4, x4, t4, w3, NLL_NONE, -100, NLL_F32(TC_SCALAR_SHAPE, 0)));
     ASSERT_SIZES(g, 2, 3, 2, 2);
-    ASSERT_VALUES(g, 1.5, 0, 0, 0, 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, -1.5, 0, 0, 0, 0, -8, -1, -2,
+    NLL_ASSERT_VALUES(g, 1.5, 0, 0, 0, 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, -1.5, 0, 0, 0, 0, -8, -1, -2,
                   0, 0);
-    g = K(tc_nll_loss_backward(F32(TC_SCALAR_SHAPE, 2.0), x4, t4, w3, NLL_MEAN, -100,
-                               F32(TC_SCALAR_SHAPE, 8.0)));
-    ASSERT_VALUES(g, -0.125, 0, 0, 0, 0, 0, -0.5, 0, 0, -0.25, 0, 0, 0, 0, -0.125, 0, 0, 0, 0,
+    g = K(tc_nll_loss_backward(NLL_F32(TC_SCALAR_SHAPE, 2.0), x4, t4, w3, NLL_MEAN, -100,
+                               NLL_F32(TC_SCALAR_SHAPE, 8.0)));
+    NLL_ASSERT_VALUES(g, -0.125, 0, 0, 0, 0, 0, -0.5, 0, 0, -0.25, 0, 0, 0, 0, -0.125, 0, 0, 0, 0,
                   -0.5, -0.25, -0.25, 0, 0);
-    g = K(tc_nll_loss_backward(F32(TC_SCALAR_SHAPE, 1.5), x1, I64_0D(2), W4(), NLL_NONE, -100,
-                               F32(TC_SCALAR_SHAPE, 0.5)));
-    ASSERT_VALUES(g, 0, 0, -0.75, 0);
-    g = K(tc_nll_loss_backward(F32(TC_SCALAR_SHAPE, 1.5), x1, I64_0D(2), W4(), NLL_MEAN, -100,
-                               F32(TC_SCALAR_SHAPE, 0.5)));
-    ASSERT_VALUES(g, 0, 0, -1.5, 0);
+    g = K(tc_nll_loss_backward(NLL_F32(TC_SCALAR_SHAPE, 1.5), x1, NLL_I64_0D(2), NLL_W4(), NLL_NONE, -100,
+                               NLL_F32(TC_SCALAR_SHAPE, 0.5)));
+    NLL_ASSERT_VALUES(g, 0, 0, -0.75, 0);
+    g = K(tc_nll_loss_backward(NLL_F32(TC_SCALAR_SHAPE, 1.5), x1, NLL_I64_0D(2), NLL_W4(), NLL_MEAN, -100,
+                               NLL_F32(TC_SCALAR_SHAPE, 0.5)));
+    NLL_ASSERT_VALUES(g, 0, 0, -1.5, 0);
     g = K(tc_nll_loss_backward(K(tc_view(K(tc_arange(0.0, 8.0, 1.0)), NLL_S(2, 4))), x3, t3,
-                               NULL, NLL_NONE, -100, F32(TC_SCALAR_SHAPE, 0)));
+                               NULL, NLL_NONE, -100, NLL_F32(TC_SCALAR_SHAPE, 0)));
     ASSERT_SIZES(g, 2, 3, 4);
-    ASSERT_VALUES(g, -0.0, 0, 0, -3, 0, -1, 0, 0, 0, 0, -2, 0, 0, 0, 0, 0, 0, 0, -6, 0, -4, -5,
+    NLL_ASSERT_VALUES(g, -0.0, 0, 0, -3, 0, -1, 0, 0, 0, 0, -2, 0, 0, 0, 0, 0, 0, 0, -6, 0, -4, -5,
                   0, 0);
 }
 END_TEST
 
 /* The backward kernel's checks, in PyTorch's order:
    A.nll_loss_backward(go, torch.zeros(3, 5), torch.tensor([1, 0, 4]), w, r, -100, tw) */
-START_TEST(test_nll_backward_errors)
+START_TEST(nll_test_nll_backward_errors)
 {
-    tc_tensor *x = K(tc_zeros(NLL_S(3, 5), TC_FLOAT32)), *t = I64(NLL_S(3), 1, 0, 4);
-    tc_tensor *tw = F32(TC_SCALAR_SHAPE, 3.0), *one = F32(TC_SCALAR_SHAPE, 1.0);
+    tc_tensor *x = K(tc_zeros(NLL_S(3, 5), TC_FLOAT32)), *t = NLL_I64(NLL_S(3), 1, 0, 4);
+    tc_tensor *tw = NLL_F32(TC_SCALAR_SHAPE, 3.0), *one = NLL_F32(TC_SCALAR_SHAPE, 1.0);
     tc_tensor *x4 = K(tc_zeros(NLL_S(3, 5, 2, 2), TC_FLOAT32));
     tc_tensor *t4 = K(tc_zeros(NLL_S(3, 2, 2), TC_INT64));
 
@@ -453,17 +453,17 @@ START_TEST(test_nll_backward_errors)
     EXPECT_FAILS(tc_nll_loss_backward(one, x, t, K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN,
                                       -100, tw),
                  "weight tensor should be defined either for all or no classes");
-    EXPECT_FAILS(tc_nll_loss_backward(one, x, I64(NLL_S(3), 1, 7, 4), NULL, NLL_MEAN, -100, tw),
+    EXPECT_FAILS(tc_nll_loss_backward(one, x, NLL_I64(NLL_S(3), 1, 7, 4), NULL, NLL_MEAN, -100, tw),
                  "Target 7 is out of bounds.");
     EXPECT_FAILS(tc_nll_loss_backward(one, K(tc_zeros(NLL_S(3, 5), TC_INT64)), t, NULL,
                                       NLL_MEAN, -100, tw),
                  "\"nll_loss_backward_out_frame\" not implemented for 'Long'");
-    EXPECT_FAILS(tc_nll_loss_backward(F64(TC_SCALAR_SHAPE, 1.0), x, t, NULL, NLL_MEAN, -100,
+    EXPECT_FAILS(tc_nll_loss_backward(NLL_F64(TC_SCALAR_SHAPE, 1.0), x, t, NULL, NLL_MEAN, -100,
                                       tw),
                  "expected scalar type Float but found Double");
-    EXPECT_FAILS(tc_nll_loss_backward(one, x, F32(NLL_S(3), 1, 0, 4), NULL, NLL_MEAN, -100, tw),
+    EXPECT_FAILS(tc_nll_loss_backward(one, x, NLL_F32(NLL_S(3), 1, 0, 4), NULL, NLL_MEAN, -100, tw),
                  "expected scalar type Long but found Float");
-    EXPECT_FAILS(tc_nll_loss_backward(one, x, I64(NLL_S(2), 1, 0), NULL, NLL_MEAN, -100, tw),
+    EXPECT_FAILS(tc_nll_loss_backward(one, x, NLL_I64(NLL_S(2), 1, 0), NULL, NLL_MEAN, -100, tw),
                  "size mismatch (got input: [3, 5], target: [2])");
     /* A.nll_loss2d_backward(go, torch.zeros(3, 5, 2, 2), torch.zeros(3, 2, 2, dtype=torch.long), ...) */
     EXPECT_FAILS(tc_nll_loss_backward(K(tc_ones(NLL_S(3, 2), TC_FLOAT32)), x4, t4, NULL,
@@ -483,7 +483,7 @@ START_TEST(test_nll_backward_errors)
     EXPECT_FAILS(tc_nll_loss_backward(K(tc_ones(NLL_S(3, 2, 2), TC_FLOAT32)), x4,
                                       K(tc_add_scalar(t4, (int64_t)5)), NULL, NLL_NONE, -100, tw),
                  "Target 5 is out of bounds.");
-    EXPECT_FAILS(tc_nll_loss_backward(one, K(tc_zeros(TC_SCALAR_SHAPE, TC_FLOAT32)), I64_0D(0),
+    EXPECT_FAILS(tc_nll_loss_backward(one, K(tc_zeros(TC_SCALAR_SHAPE, TC_FLOAT32)), NLL_I64_0D(0),
                                       NULL, NLL_MEAN, -100, tw),
                  "input tensor should be 1D or 2D");
 }
@@ -493,111 +493,111 @@ END_TEST
 
 /* F.nll_loss(input, target, ...) for each bad input, with PyTorch 1.13's
    message; x = torch.zeros(3, 5), t = torch.tensor([1, 0, 4]) */
-START_TEST(test_nll_forward_errors)
+START_TEST(nll_test_nll_forward_errors)
 {
-    tc_tensor *x = K(tc_zeros(NLL_S(3, 5), TC_FLOAT32)), *t = I64(NLL_S(3), 1, 0, 4);
+    tc_tensor *x = K(tc_zeros(NLL_S(3, 5), TC_FLOAT32)), *t = NLL_I64(NLL_S(3), 1, 0, 4);
     tc_tensor *x4 = K(tc_zeros(NLL_S(3, 5, 2, 2), TC_FLOAT32));
     tc_tensor *t4 = K(tc_zeros(NLL_S(3, 2, 2), TC_INT64));
     tc_tensor *x3 = K(tc_zeros(NLL_S(3, 5, 2), TC_FLOAT32));
     tc_tensor *f64w = K(tc_ones(NLL_S(5), TC_FLOAT64));
 
-    FORWARD_FAILS(x, I64(NLL_S(3), 1, 5, 4), NULL, NLL_MEAN, -100, "Target 5 is out of bounds.");
-    FORWARD_FAILS(x, I64(NLL_S(3), 1, -1, 4), NULL, NLL_NONE, -100,
+    NLL_FORWARD_FAILS(x, NLL_I64(NLL_S(3), 1, 5, 4), NULL, NLL_MEAN, -100, "Target 5 is out of bounds.");
+    NLL_FORWARD_FAILS(x, NLL_I64(NLL_S(3), 1, -1, 4), NULL, NLL_NONE, -100,
                   "Target -1 is out of bounds.");
-    FORWARD_FAILS(x, I64(NLL_S(3), 1, 4611686018427387904LL, 4), NULL, NLL_SUM, -100,
+    NLL_FORWARD_FAILS(x, NLL_I64(NLL_S(3), 1, 4611686018427387904LL, 4), NULL, NLL_SUM, -100,
                   "Target 4611686018427387904 is out of bounds.");
     /* weight=torch.ones(4); torch.ones(5, 1) */
-    FORWARD_FAILS(x, t, K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, t, K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100,
                   "weight tensor should be defined either for all 5 classes or no classes but "
                   "got weight tensor of shape: [4]");
-    FORWARD_FAILS(x, t, K(tc_ones(NLL_S(5, 1), TC_FLOAT32)), NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, t, K(tc_ones(NLL_S(5, 1), TC_FLOAT32)), NLL_MEAN, -100,
                   "weight tensor should be defined either for all 5 classes or no classes but "
                   "got weight tensor of shape: [5, 1]");
-    FORWARD_FAILS(x, I64(NLL_S(2), 1, 0), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, NLL_I64(NLL_S(2), 1, 0), NULL, NLL_MEAN, -100,
                   "Expected input batch_size (3) to match target batch_size (2).");
-    FORWARD_FAILS(x, I64_0D(1), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, NLL_I64_0D(1), NULL, NLL_MEAN, -100,
                   "Expected input batch_size (3) to match target batch_size (0).");
-    FORWARD_FAILS(K(tc_zeros(NLL_S(0, 5), TC_FLOAT32)), I64_0D(1), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(0, 5), TC_FLOAT32)), NLL_I64_0D(1), NULL, NLL_MEAN, -100,
                   "Dimension specified as 0 but tensor has no dimensions");
-    FORWARD_FAILS(x, F32(NLL_S(3), 1, 0, 4), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, NLL_F32(NLL_S(3), 1, 0, 4), NULL, NLL_MEAN, -100,
                   "expected scalar type Long but found Float");
-    FORWARD_FAILS(x, K(tc_zeros(NLL_S(3), TC_BOOL)), NULL, NLL_NONE, -100,
+    NLL_FORWARD_FAILS(x, K(tc_zeros(NLL_S(3), TC_BOOL)), NULL, NLL_NONE, -100,
                   "expected scalar type Long but found Bool");
-    FORWARD_FAILS(x, I64(NLL_S(3, 1), 1, 0, 4), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, NLL_I64(NLL_S(3, 1), 1, 0, 4), NULL, NLL_MEAN, -100,
                   "0D or 1D target tensor expected, multi-target not supported");
-    FORWARD_FAILS(K(tc_zeros(TC_SCALAR_SHAPE, TC_FLOAT32)), I64_0D(0), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(TC_SCALAR_SHAPE, TC_FLOAT32)), NLL_I64_0D(0), NULL, NLL_MEAN, -100,
                   "Expected 1 or more dimensions (got 0)");
-    FORWARD_FAILS(K(tc_zeros(NLL_S(5), TC_FLOAT32)), I64(NLL_S(1), 1), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(5), TC_FLOAT32)), NLL_I64(NLL_S(1), 1), NULL, NLL_MEAN, -100,
                   "size mismatch (got input: [5], target: [1])");
-    FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5), TC_INT64)), t, NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5), TC_INT64)), t, NULL, NLL_MEAN, -100,
                   "\"nll_loss_out_frame\" not implemented for 'Long'");
-    FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5), TC_BOOL)), t, NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5), TC_BOOL)), t, NULL, NLL_MEAN, -100,
                   "\"nll_loss_out_frame\" not implemented for 'Bool'");
-    FORWARD_FAILS(x, t, f64w, NLL_MEAN, -100, "expected scalar type Float but found Double");
+    NLL_FORWARD_FAILS(x, t, f64w, NLL_MEAN, -100, "expected scalar type Float but found Double");
     /* the order: the weight's size before the target's type, its type too */
-    FORWARD_FAILS(x, F32(NLL_S(3), 1, 0, 4), K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, NLL_F32(NLL_S(3), 1, 0, 4), K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100,
                   "weight tensor should be defined either for all 5 classes or no classes but "
                   "got weight tensor of shape: [4]");
-    FORWARD_FAILS(x, F32(NLL_S(3), 1, 0, 4), f64w, NLL_NONE, -100,
+    NLL_FORWARD_FAILS(x, NLL_F32(NLL_S(3), 1, 0, 4), f64w, NLL_NONE, -100,
                   "expected scalar type Float but found Double");
-    FORWARD_FAILS(x, I64(NLL_S(3), 1, 0, 7), f64w, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, NLL_I64(NLL_S(3), 1, 0, 7), f64w, NLL_MEAN, -100,
                   "expected scalar type Float but found Double");
-    FORWARD_FAILS(x, I64(NLL_S(2), 1, 0), K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x, NLL_I64(NLL_S(2), 1, 0), K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100,
                   "Expected input batch_size (3) to match target batch_size (2).");
     /* 4-D: nll_loss2d's own words */
-    FORWARD_FAILS(x4, t4, K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x4, t4, K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100,
                   "weight tensor should be defined either for all or no classes");
-    FORWARD_FAILS(x4, K(tc_zeros(NLL_S(3, 2, 3), TC_INT64)), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x4, K(tc_zeros(NLL_S(3, 2, 3), TC_INT64)), NULL, NLL_MEAN, -100,
                   "size mismatch (got input: [3, 5, 2, 2] , target: [3, 2, 3]");
-    FORWARD_FAILS(x4, K(tc_zeros(NLL_S(3, 4), TC_INT64)), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x4, K(tc_zeros(NLL_S(3, 4), TC_INT64)), NULL, NLL_MEAN, -100,
                   "only batches of spatial targets supported (3D tensors) but got targets of "
                   "dimension: 2");
-    FORWARD_FAILS(x4, K(tc_zeros(NLL_S(2, 2, 2), TC_INT64)), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x4, K(tc_zeros(NLL_S(2, 2, 2), TC_INT64)), NULL, NLL_MEAN, -100,
                   "Expected input batch_size (3) to match target batch_size (2).");
-    FORWARD_FAILS(x4, K(tc_full(NLL_S(3, 2, 2), 5, TC_INT64)), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x4, K(tc_full(NLL_S(3, 2, 2), 5, TC_INT64)), NULL, NLL_MEAN, -100,
                   "Target 5 is out of bounds.");
-    FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5, 2, 2), TC_INT64)), t4, NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5, 2, 2), TC_INT64)), t4, NULL, NLL_MEAN, -100,
                   "\"nll_loss2d_forward_out_frame\" not implemented for 'Long'");
-    FORWARD_FAILS(x4, K(tc_zeros(NLL_S(3, 2, 2), TC_FLOAT32)), NULL, NLL_NONE, -100,
+    NLL_FORWARD_FAILS(x4, K(tc_zeros(NLL_S(3, 2, 2), TC_FLOAT32)), NULL, NLL_NONE, -100,
                   "expected scalar type Long but found Float");
-    FORWARD_FAILS(x4, K(tc_zeros(NLL_S(3, 2, 2), TC_FLOAT32)), f64w, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x4, K(tc_zeros(NLL_S(3, 2, 2), TC_FLOAT32)), f64w, NLL_MEAN, -100,
                   "expected scalar type Float but found Double");
     /* F.nll_loss(torch.zeros(0, 5, 2, 2), torch.tensor(1)) */
-    FORWARD_FAILS(K(tc_zeros(NLL_S(0, 5, 2, 2), TC_FLOAT32)), I64_0D(1), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(0, 5, 2, 2), TC_FLOAT32)), NLL_I64_0D(1), NULL, NLL_MEAN, -100,
                   "only batches of spatial targets supported (3D tensors) but got targets of "
                   "dimension: 0");
     /* 3-D and 5-D: nll_loss_nd's target check, then nll_loss2d's on the views */
-    FORWARD_FAILS(x3, K(tc_zeros(NLL_S(3, 3), TC_INT64)), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x3, K(tc_zeros(NLL_S(3, 3), TC_INT64)), NULL, NLL_MEAN, -100,
                   "Expected target size [3, 2], got [3, 3]");
-    FORWARD_FAILS(x3, K(tc_zeros(NLL_S(3), TC_INT64)), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x3, K(tc_zeros(NLL_S(3), TC_INT64)), NULL, NLL_MEAN, -100,
                   "Expected target size [3, 2], got [3]");
-    FORWARD_FAILS(K(tc_zeros(NLL_S(0, 5, 2), TC_FLOAT32)), I64_0D(1), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(0, 5, 2), TC_FLOAT32)), NLL_I64_0D(1), NULL, NLL_MEAN, -100,
                   "Expected target size [0, 2], got []");
-    FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5, 2, 2, 2), TC_FLOAT32)),
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5, 2, 2, 2), TC_FLOAT32)),
                   K(tc_zeros(NLL_S(3, 2, 2, 3), TC_INT64)), NULL, NLL_MEAN, -100,
                   "Expected target size [3, 2, 2, 2], got [3, 2, 2, 3]");
-    FORWARD_FAILS(x3, K(tc_zeros(NLL_S(3, 2), TC_FLOAT32)), NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(x3, K(tc_zeros(NLL_S(3, 2), TC_FLOAT32)), NULL, NLL_MEAN, -100,
                   "expected scalar type Long but found Float");
-    FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5, 2), TC_INT64)), K(tc_zeros(NLL_S(3, 2), TC_INT64)),
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(3, 5, 2), TC_INT64)), K(tc_zeros(NLL_S(3, 2), TC_INT64)),
                   NULL, NLL_MEAN, -100,
                   "\"nll_loss2d_forward_out_frame\" not implemented for 'Long'");
     /* F.nll_loss(torch.zeros(2, 0, 3), torch.zeros(2, 3, dtype=torch.long)) */
-    FORWARD_FAILS(K(tc_zeros(NLL_S(2, 0, 3), TC_FLOAT32)), K(tc_zeros(NLL_S(2, 3), TC_INT64)),
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(2, 0, 3), TC_FLOAT32)), K(tc_zeros(NLL_S(2, 3), TC_INT64)),
                   NULL, NLL_MEAN, -100,
                   "size mismatch (got input: [2, 0, 0, 0] , target: [2, 1, 3]");
     /* F.nll_loss(torch.zeros(3, 0), t): no class at all */
-    FORWARD_FAILS(K(tc_zeros(NLL_S(3, 0), TC_FLOAT32)), t, NULL, NLL_MEAN, -100,
+    NLL_FORWARD_FAILS(K(tc_zeros(NLL_S(3, 0), TC_FLOAT32)), t, NULL, NLL_MEAN, -100,
                   "Target 1 is out of bounds.");
     /* F.nll_loss(x, t, reduction='avg') -> 'avg is not a valid value for reduction';
        a C enum holds a number instead */
-    FORWARD_FAILS(x, t, NULL, (tc_reduction)7, -100, "7 is not a valid value for reduction");
+    NLL_FORWARD_FAILS(x, t, NULL, (tc_reduction)7, -100, "7 is not a valid value for reduction");
 }
 END_TEST
 
 /* NULL arguments never crash: each call fails, and says so. */
-START_TEST(test_nll_null_arguments)
+START_TEST(nll_test_nll_null_arguments)
 {
-    tc_tensor *x = X2(), *t = I64(NLL_S(3), 0, 1, 3), *out, *tw;
+    tc_tensor *x = NLL_X2(), *t = NLL_I64(NLL_S(3), 0, 1, 3), *out, *tw;
 
     tc_clear_error();
     ck_assert_int_lt(tc_nll_loss_forward(NULL, t, NULL, NLL_MEAN, -100, &out, &tw), 0);
@@ -627,7 +627,7 @@ END_TEST
    reduction: shapes (5,), (3, 5), (3, 5, 2), (3, 5, 2, 2), (3, 5, 2, 1, 2),
    x = torch.zeros(shape, requires_grad=True), targets of zeros;
    chain(F.nll_loss(x, t, reduction=r).grad_fn) */
-START_TEST(test_nll_graph_by_rank)
+START_TEST(nll_test_nll_graph_by_rank)
 {
     static const tc_shape shapes[5] = { { 1, { 5 } }, { 2, { 3, 5 } }, { 3, { 3, 5, 2 } },
                                         { 4, { 3, 5, 2, 2 } }, { 5, { 3, 5, 2, 1, 2 } } };
@@ -671,28 +671,28 @@ END_TEST
    F.nll_loss(x, T3, weight=torch.tensor([0.5, 2.0, 1.0])).backward()
    xn = torch.zeros(2, 4, 3, requires_grad=True): a transposed input is copied (CloneBackward0)
    l = F.nll_loss(xn.transpose(1, 2), T3, reduction='sum'); chain(l.grad_fn); l.backward() */
-START_TEST(test_nll_graph_gradients)
+START_TEST(nll_test_nll_graph_gradients)
 {
-    tc_tensor *x = LEAF_F32(NLL_S(3, 4), X2_VALUES), *loss;
+    tc_tensor *x = NLL_LEAF_F32(NLL_S(3, 4), NLL_X2_VALUES), *loss;
     tc_tensor *x3 = K(tc_zeros(NLL_S(2, 3, 4), TC_FLOAT32));
     tc_tensor *xn = K(tc_zeros(NLL_S(2, 4, 3), TC_FLOAT32));
-    tc_tensor *t3 = I64(NLL_S(2, 4), 0, 1, 2, 0, 2, 2, 1, -100);
+    tc_tensor *t3 = NLL_I64(NLL_S(2, 4), 0, 1, 2, 0, 2, 2, 1, -100);
 
-    loss = K(ag_nll_loss(x, I64(NLL_S(3), 0, -100, 3), W4(), NLL_MEAN, -100));
+    loss = K(ag_nll_loss(x, NLL_I64(NLL_S(3), 0, -100, 3), NLL_W4(), NLL_MEAN, -100));
     ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
-    ASSERT_VALUES(ag_grad(x), -0.4000000059604645, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    NLL_ASSERT_VALUES(ag_grad(x), -0.4000000059604645, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                   -0.6000000238418579);
     ck_assert_int_eq(ag_set_requires_grad(x3, true), 0);
-    loss = K(ag_nll_loss(x3, t3, F32(NLL_S(3), 0.5, 2.0, 1.0), NLL_MEAN, -100));
+    loss = K(ag_nll_loss(x3, t3, NLL_F32(NLL_S(3), 0.5, 2.0, 1.0), NLL_MEAN, -100));
     ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
-    ASSERT_VALUES(ag_grad(x3), -0.0625, 0, 0, -0.0625, 0, -0.25, 0, 0, 0, 0, -0.125, 0, 0, 0, 0,
+    NLL_ASSERT_VALUES(ag_grad(x3), -0.0625, 0, 0, -0.0625, 0, -0.25, 0, 0, 0, 0, -0.125, 0, 0, 0, 0,
                   0, 0, 0, -0.25, 0, -0.125, -0.125, 0, 0);
     ck_assert_int_eq(ag_set_requires_grad(xn, true), 0);
     loss = K(ag_nll_loss(K(ag_transpose(xn, 1, 2)), t3, NULL, NLL_SUM, -100));
     ck_assert_str_eq(nll_chain(loss), "NllLoss2DBackward0 -> ViewBackward0 -> CloneBackward0 -> "
                                       "TransposeBackward0 -> AccumulateGrad");
     ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
-    ASSERT_VALUES(ag_grad(xn), -1, 0, 0, 0, -1, 0, 0, 0, -1, -1, 0, 0, 0, 0, -1, 0, 0, -1, 0,
+    NLL_ASSERT_VALUES(ag_grad(xn), -1, 0, 0, 0, -1, 0, 0, 0, -1, -1, 0, 0, 0, 0, -1, 0, 0, -1, 0,
                   -1, 0, 0, 0, 0);
 }
 END_TEST
@@ -705,14 +705,14 @@ END_TEST
    x = torch.zeros(3, 4, requires_grad=True); l = F.nll_loss(x, torch.tensor([0, 1, 3]))
    with torch.no_grad(): x.add_(1)
    l.backward() */
-START_TEST(test_nll_graph_refusals)
+START_TEST(nll_test_nll_graph_refusals)
 {
     tc_tensor *w = K(tc_ones(NLL_S(4), TC_FLOAT32)), *x = K(tc_zeros(NLL_S(3, 4), TC_FLOAT32));
     tc_tensor *loss;
     bool previous;
 
     ck_assert_int_eq(ag_set_requires_grad(w, true), 0);
-    EXPECT_FAILS(ag_nll_loss(x, I64(NLL_S(3), 0, 9, 3), w, NLL_MEAN, -100),
+    EXPECT_FAILS(ag_nll_loss(x, NLL_I64(NLL_S(3), 0, 9, 3), w, NLL_MEAN, -100),
                  "The function 'nll_loss_forward' is not differentiable with respect to "
                  "argument 'weight'. This input cannot have requires_grad True.");
     EXPECT_FAILS(ag_nll_loss(K(tc_zeros(NLL_S(3, 4, 2, 2), TC_FLOAT32)),
@@ -724,15 +724,15 @@ START_TEST(test_nll_graph_refusals)
                  "The function 'nll_loss2d_forward' is not differentiable with respect to "
                  "argument 'weight'. This input cannot have requires_grad True.");
     /* the batch sizes are checked first (nll_loss_nd) */
-    EXPECT_FAILS(ag_nll_loss(x, I64(NLL_S(2), 0, 1), w, NLL_MEAN, -100),
+    EXPECT_FAILS(ag_nll_loss(x, NLL_I64(NLL_S(2), 0, 1), w, NLL_MEAN, -100),
                  "Expected input batch_size (3) to match target batch_size (2).");
     previous = ag_set_grad_enabled(false);
-    loss = K(ag_nll_loss(x, I64(NLL_S(3), 0, 1, 3), w, NLL_MEAN, -100));
+    loss = K(ag_nll_loss(x, NLL_I64(NLL_S(3), 0, 1, 3), w, NLL_MEAN, -100));
     ag_set_grad_enabled(previous);
-    ASSERT_VALUES(loss, 0.0);
+    NLL_ASSERT_VALUES(loss, 0.0);
 
     ck_assert_int_eq(ag_set_requires_grad(x, true), 0);
-    loss = K(ag_nll_loss(x, I64(NLL_S(3), 0, 1, 3), NULL, NLL_MEAN, -100));
+    loss = K(ag_nll_loss(x, NLL_I64(NLL_S(3), 0, 1, 3), NULL, NLL_MEAN, -100));
     previous = ag_set_grad_enabled(false);
     ck_assert_ptr_nonnull(K(ag_add_(x, K(tc_number(1.0)))));
     ag_set_grad_enabled(previous);
@@ -751,10 +751,10 @@ END_TEST
 /* ---------------------------------------------------------- ag_cross_entropy */
 
 /* Z = torch.tensor([[2.0, 1.0, 0.1, -0.5], [0.5, 2.5, 0.3, 0.0], [1.0, -1.0, 0.5, 2.0]]) */
-#define Z_VALUES 2.0, 1.0, 0.1, -0.5, 0.5, 2.5, 0.3, 0.0, 1.0, -1.0, 0.5, 2.0
+#define NLL_Z_VALUES 2.0, 1.0, 0.1, -0.5, 0.5, 2.5, 0.3, 0.0, 1.0, -1.0, 0.5, 2.0
 
 /* Z4 = (torch.arange(24.).view(2, 3, 2, 2) * 0.37).sin() * 2 */
-#define Z4_VALUES                                                                          \
+#define NLL_Z4_VALUES                                                                          \
     0.0, 0.7232308983802795, 1.3485758304595947, 1.7913973331451416, 1.9917616844177246,   \
         1.9225504398345947, 1.5931309461593628, 1.0480884313583374, 0.3611924648284912,    \
         -0.3745891749858856, -1.0596723556518555, -1.601333737373352, -1.9262619018554688, \
@@ -764,7 +764,7 @@ END_TEST
 
 /* F.cross_entropy(z, torch.tensor([0, 1, 3]), reduction=r), r = 'none', 'mean',
    'sum', then l.sum().backward(); z = Z.clone().requires_grad_() each time */
-START_TEST(test_cross_entropy_class_targets)
+START_TEST(nll_test_cross_entropy_class_targets)
 {
     static const double grad_each[12] = {
         -0.37481749057769775, 0.22999179363250732, 0.09350769221782684, 0.05131809785962105,
@@ -773,7 +773,7 @@ START_TEST(test_cross_entropy_class_targets)
     static const tc_reduction reductions[3] = { NLL_NONE, NLL_MEAN, NLL_SUM };
 
     for (int k = 0; k < 3; k++) {
-        tc_tensor *z = LEAF_F32(NLL_S(3, 4), Z_VALUES), *t = I64(NLL_S(3), 0, 1, 3);
+        tc_tensor *z = NLL_LEAF_F32(NLL_S(3, 4), NLL_Z_VALUES), *t = NLL_I64(NLL_S(3), 0, 1, 3);
         tc_tensor *loss = K(ag_cross_entropy(z, t, NULL, reductions[k], -100, 0.0));
         double scale = reductions[k] == NLL_MEAN ? 1.0 / 3 : 1.0;
 
@@ -781,9 +781,9 @@ START_TEST(test_cross_entropy_class_targets)
         ck_assert_str_eq(nll_chain(loss), "NllLossBackward0 -> LogSoftmaxBackward0 -> "
                                           "AccumulateGrad");
         if (reductions[k] == NLL_NONE)
-            ASSERT_VALUES(loss, 0.46971169114112854, 0.2838422954082489, 0.4951818883419037);
+            NLL_ASSERT_VALUES(loss, 0.46971169114112854, 0.2838422954082489, 0.4951818883419037);
         else
-            ASSERT_VALUES(loss, reductions[k] == NLL_MEAN ? 0.41624531149864197
+            NLL_ASSERT_VALUES(loss, reductions[k] == NLL_MEAN ? 0.41624531149864197
                                                            : 1.2487359046936035);
         ck_assert_int_eq(ag_backward(K(ag_sum(loss)), NULL, false), 0);
         for (int64_t i = 0; i < 12; i++)
@@ -796,28 +796,28 @@ END_TEST
    z1 = torch.tensor([1.0, 2.0, 0.5], requires_grad=True); F.cross_entropy(z1, torch.tensor(1))
    Z4 = (torch.arange(24.).view(2, 3, 2, 2) * 0.37).sin() * 2; z = Z4.clone().requires_grad_()
    F.cross_entropy(z, T4, weight=torch.tensor([0.5, 2.0, 1.0])); each .backward() */
-START_TEST(test_cross_entropy_options)
+START_TEST(nll_test_cross_entropy_options)
 {
-    tc_tensor *z = LEAF_F32(NLL_S(3, 4), Z_VALUES), *z1 = LEAF_F32(NLL_S(3), 1.0, 2.0, 0.5);
-    tc_tensor *z4 = LEAF_F32(NLL_S(2, 3, 2, 2), Z4_VALUES), *loss;
+    tc_tensor *z = NLL_LEAF_F32(NLL_S(3, 4), NLL_Z_VALUES), *z1 = NLL_LEAF_F32(NLL_S(3), 1.0, 2.0, 0.5);
+    tc_tensor *z4 = NLL_LEAF_F32(NLL_S(2, 3, 2, 2), NLL_Z4_VALUES), *loss;
 
-    loss = K(ag_cross_entropy(z, I64(NLL_S(3), 0, -100, 3), W4(), NLL_MEAN, -100, 0.0));
-    ASSERT_VALUES(loss, 0.4849937856197357);
+    loss = K(ag_cross_entropy(z, NLL_I64(NLL_S(3), 0, -100, 3), NLL_W4(), NLL_MEAN, -100, 0.0));
+    NLL_ASSERT_VALUES(loss, 0.4849937856197357);
     ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
-    ASSERT_VALUES(ag_grad(z), -0.14992700517177582, 0.09199672192335129, 0.03740307688713074,
+    NLL_ASSERT_VALUES(ag_grad(z), -0.14992700517177582, 0.09199672192335129, 0.03740307688713074,
                   0.02052723988890648, 0, 0, 0, 0, 0.13452470302581787, 0.01820593886077404,
                   0.0815933495759964, -0.23432397842407227);
-    loss = K(ag_cross_entropy(z1, I64_0D(1), NULL, NLL_MEAN, -100, 0.0));
-    ASSERT_VALUES(loss, 0.4643687903881073);
+    loss = K(ag_cross_entropy(z1, NLL_I64_0D(1), NULL, NLL_MEAN, -100, 0.0));
+    NLL_ASSERT_VALUES(loss, 0.4643687903881073);
     ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
-    ASSERT_VALUES(ag_grad(z1), 0.23122388124465942, -0.37146830558776855, 0.14024437963962555);
-    loss = K(ag_cross_entropy(z4, I64(NLL_S(2, 2, 2), 0, 2, 1, -100, 2, 2, 0, 1),
-                              F32(NLL_S(3), 0.5, 2.0, 1.0), NLL_MEAN, -100, 0.0));
-    ASSERT_VALUES(loss, 1.1167175769805908);
+    NLL_ASSERT_VALUES(ag_grad(z1), 0.23122388124465942, -0.37146830558776855, 0.14024437963962555);
+    loss = K(ag_cross_entropy(z4, NLL_I64(NLL_S(2, 2, 2), 0, 2, 1, -100, 2, 2, 0, 1),
+                              NLL_F32(NLL_S(3), 0.5, 2.0, 1.0), NLL_MEAN, -100, 0.0));
+    NLL_ASSERT_VALUES(loss, 1.1167175769805908);
     ck_assert_str_eq(nll_chain(loss), "NllLoss2DBackward0 -> LogSoftmaxBackward0 -> "
                                       "AccumulateGrad");
     ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
-    ASSERT_VALUES(ag_grad(z4), -0.056098587810993195, 0.026873305439949036, 0.10561777651309967,
+    NLL_ASSERT_VALUES(ag_grad(z4), -0.056098587810993195, 0.026873305439949036, 0.10561777651309967,
                   0.0, 0.046912312507629395, 0.08916182816028595, -0.11512050032615662, 0.0,
                   0.009186278097331524, -0.11603513360023499, 0.009502723813056946, 0.0,
                   0.0027298959903419018, 0.002012220211327076, -0.06134377047419548,
@@ -831,7 +831,7 @@ END_TEST
    TS = torch.tensor([0, 1, -100]); z = Z.clone().requires_grad_()
    l = F.cross_entropy(z, TS, weight=w, reduction=r, label_smoothing=0.1)
    l.sum().backward(), for w in None, W4 and r in 'none', 'mean', 'sum' */
-START_TEST(test_cross_entropy_smoothing)
+START_TEST(nll_test_cross_entropy_smoothing)
 {
     static const struct {
         tc_reduction reduction;
@@ -865,8 +865,8 @@ START_TEST(test_cross_entropy_smoothing)
     };
 
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tc_tensor *z = LEAF_F32(NLL_S(3, 4), Z_VALUES), *t = I64(NLL_S(3), 0, 1, -100);
-        tc_tensor *loss = K(ag_cross_entropy(z, t, cases[k].weighted ? W4() : NULL,
+        tc_tensor *z = NLL_LEAF_F32(NLL_S(3, 4), NLL_Z_VALUES), *t = NLL_I64(NLL_S(3), 0, 1, -100);
+        tc_tensor *loss = K(ag_cross_entropy(z, t, cases[k].weighted ? NLL_W4() : NULL,
                                              cases[k].reduction, -100, 0.1));
         int64_t n = cases[k].reduction == NLL_NONE ? 3 : 1;
 
@@ -891,9 +891,9 @@ END_TEST
    with weight=W4: MulBackward1 -> DivBackward0 -> SumBackward0 -> IndexPutBackward0 ->
        NegBackward0 -> SumBackward1 -> MulBackward0 -> LogSoftmaxBackward0 -> AccumulateGrad,
        the DivBackward0's edges (SumBackward0, None) */
-START_TEST(test_cross_entropy_smoothing_graph)
+START_TEST(nll_test_cross_entropy_smoothing_graph)
 {
-    tc_tensor *z = LEAF_F32(NLL_S(3, 4), Z_VALUES), *t = I64(NLL_S(3), 0, 1, -100);
+    tc_tensor *z = NLL_LEAF_F32(NLL_S(3, 4), NLL_Z_VALUES), *t = NLL_I64(NLL_S(3), 0, 1, -100);
     tc_tensor *loss = K(ag_cross_entropy(z, t, NULL, NLL_MEAN, -100, 0.1));
     ag_node *fn = ag_grad_fn(loss), *smooth;
 
@@ -913,7 +913,7 @@ START_TEST(test_cross_entropy_smoothing_graph)
     ck_assert_str_eq(nll_next_name(smooth, 0), "MaskedFillBackward0");
     smooth = ag_node_next(smooth, 0).node;
     ck_assert_str_eq(nll_next_name(smooth, 0), "NegBackward0");
-    loss = K(ag_cross_entropy(z, t, W4(), NLL_MEAN, -100, 0.1));
+    loss = K(ag_cross_entropy(z, t, NLL_W4(), NLL_MEAN, -100, 0.1));
     smooth = ag_node_next(ag_node_next(ag_grad_fn(loss), 1).node, 0).node;
     ck_assert_str_eq(ag_node_type_name(smooth), "DivBackward0");
     ck_assert_str_eq(nll_next_name(smooth, 0), "SumBackward0");
@@ -936,30 +936,30 @@ END_TEST
    z = Z4.clone().requires_grad_()
    F.cross_entropy(z, T4, weight=torch.tensor([0.5, 2.0, 1.0]), label_smoothing=0.25) -> 1.208601474761963
    F.cross_entropy(z, T4, label_smoothing=0.25, reduction='none').sum().backward() */
-START_TEST(test_cross_entropy_smoothing_limits)
+START_TEST(nll_test_cross_entropy_smoothing_limits)
 {
-    tc_tensor *z = F32(NLL_S(3, 4), Z_VALUES), *t = I64(NLL_S(3), 0, 1, -100);
-    tc_tensor *z1 = LEAF_F32(NLL_S(3), 1.0, 2.0, 0.5), *loss;
-    tc_tensor *z4 = LEAF_F32(NLL_S(2, 3, 2, 2), Z4_VALUES);
-    tc_tensor *t4 = I64(NLL_S(2, 2, 2), 0, 2, 1, -100, 2, 2, 0, 1);
+    tc_tensor *z = NLL_F32(NLL_S(3, 4), NLL_Z_VALUES), *t = NLL_I64(NLL_S(3), 0, 1, -100);
+    tc_tensor *z1 = NLL_LEAF_F32(NLL_S(3), 1.0, 2.0, 0.5), *loss;
+    tc_tensor *z4 = NLL_LEAF_F32(NLL_S(2, 3, 2, 2), NLL_Z4_VALUES);
+    tc_tensor *t4 = NLL_I64(NLL_S(2, 2, 2), 0, 2, 1, -100, 2, 2, 0, 1);
 
-    ASSERT_VALUES(K(ag_cross_entropy(z, t, NULL, NLL_MEAN, -100, 1.0)), 1.8892769813537598);
-    ASSERT_VALUES(K(ag_cross_entropy(z, t, NULL, NLL_MEAN, -100, -0.5)), 0.3767769932746887);
-    ASSERT_VALUES(K(ag_cross_entropy(z, t, NULL, NLL_MEAN, -100, NAN)), 0.3767769932746887);
-    ASSERT_VALUES(K(ag_cross_entropy(z, I64(NLL_S(3), -100, -100, -100), NULL, NLL_MEAN, -100,
+    NLL_ASSERT_VALUES(K(ag_cross_entropy(z, t, NULL, NLL_MEAN, -100, 1.0)), 1.8892769813537598);
+    NLL_ASSERT_VALUES(K(ag_cross_entropy(z, t, NULL, NLL_MEAN, -100, -0.5)), 0.3767769932746887);
+    NLL_ASSERT_VALUES(K(ag_cross_entropy(z, t, NULL, NLL_MEAN, -100, NAN)), 0.3767769932746887);
+    NLL_ASSERT_VALUES(K(ag_cross_entropy(z, NLL_I64(NLL_S(3), -100, -100, -100), NULL, NLL_MEAN, -100,
                                      0.2)), NAN);
-    loss = K(ag_cross_entropy(z1, I64_0D(1), NULL, NLL_NONE, -100, 0.3));
-    ASSERT_VALUES(loss, 0.7143688201904297);
+    loss = K(ag_cross_entropy(z1, NLL_I64_0D(1), NULL, NLL_NONE, -100, 0.3));
+    NLL_ASSERT_VALUES(loss, 0.7143688201904297);
     ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
-    ASSERT_VALUES(ag_grad(z1), 0.1312238872051239, -0.1714683175086975, 0.04024437814950943);
-    ASSERT_VALUES(K(ag_cross_entropy(z4, t4, F32(NLL_S(3), 0.5, 2.0, 1.0), NLL_MEAN, -100,
+    NLL_ASSERT_VALUES(ag_grad(z1), 0.1312238872051239, -0.1714683175086975, 0.04024437814950943);
+    NLL_ASSERT_VALUES(K(ag_cross_entropy(z4, t4, NLL_F32(NLL_S(3), 0.5, 2.0, 1.0), NLL_MEAN, -100,
                                      0.25)), 1.208601474761963);
     loss = K(ag_cross_entropy(z4, t4, NULL, NLL_NONE, -100, 0.25));
     ASSERT_SIZES(loss, 2, 2, 2);
-    ASSERT_VALUES(loss, 2.082568645477295, 2.3520872592926025, 0.8585256338119507, 0.0,
+    NLL_ASSERT_VALUES(loss, 2.082568645477295, 2.3520872592926025, 0.8585256338119507, 0.0,
                   0.6196722388267517, 0.6425403356552124, 3.471229314804077, 1.04802405834198);
     ck_assert_int_eq(ag_backward(K(ag_sum(loss)), NULL, false), 0);
-    ASSERT_VALUES(ag_grad(z4), -0.7309107184410095, 0.1316531002521515, 0.3391377329826355, 0.0,
+    NLL_ASSERT_VALUES(ag_grad(z4), -0.7309107184410095, 0.1316531002521515, 0.3391377329826355, 0.0,
                   0.6672636270523071, 0.6299613118171692, -0.29381534457206726, 0.0,
                   0.06364710628986359, -0.7616143822669983, -0.045322444289922714, 0.0,
                   -0.061494167894124985, -0.06723557412624359, -0.8148336410522461,
@@ -970,12 +970,12 @@ START_TEST(test_cross_entropy_smoothing_limits)
 END_TEST
 
 /* Q = torch.tensor([[0.7, 0.2, 0.1, 0.0], [0.0, 1.0, 0.0, 0.0], [0.25, 0.25, 0.25, 0.25]]) */
-#define Q_VALUES 0.7, 0.2, 0.1, 0.0, 0.0, 1.0, 0.0, 0.0, 0.25, 0.25, 0.25, 0.25
+#define NLL_Q_VALUES 0.7, 0.2, 0.1, 0.0, 0.0, 1.0, 0.0, 0.0, 0.25, 0.25, 0.25, 0.25
 
 /* Probability targets: z = Z.clone().requires_grad_()
    l = F.cross_entropy(z, Q, weight=w, reduction=r, label_smoothing=ls); l.sum().backward()
    for r in 'none', 'mean', 'sum', w in None, W4, ls in 0.0, 0.2 */
-START_TEST(test_cross_entropy_probabilities)
+START_TEST(nll_test_cross_entropy_probabilities)
 {
     static const struct {
         tc_reduction reduction;
@@ -1017,8 +1017,8 @@ START_TEST(test_cross_entropy_probabilities)
     };
 
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tc_tensor *z = LEAF_F32(NLL_S(3, 4), Z_VALUES), *q = F32(NLL_S(3, 4), Q_VALUES);
-        tc_tensor *loss = K(ag_cross_entropy(z, q, cases[k].weighted ? W4() : NULL,
+        tc_tensor *z = NLL_LEAF_F32(NLL_S(3, 4), NLL_Z_VALUES), *q = NLL_F32(NLL_S(3, 4), NLL_Q_VALUES);
+        tc_tensor *loss = K(ag_cross_entropy(z, q, cases[k].weighted ? NLL_W4() : NULL,
                                              cases[k].reduction, -100, cases[k].smoothing));
 
         nll_assert_values(__LINE__, loss, cases[k].reduction == NLL_NONE ? 3 : 1, cases[k].loss);
@@ -1047,16 +1047,16 @@ END_TEST
    F.cross_entropy(torch.tensor([1.0, 2.0, 0.5]), torch.tensor([0.2, 0.3, 0.5]),
                    weight=torch.tensor([1.0, 2.0, 3.0])) -> 3.5180482864379883
    F.cross_entropy(Z, Q.double()) -> 1.004578619475882, dtype=torch.float64 */
-START_TEST(test_cross_entropy_probabilities_graph)
+START_TEST(nll_test_cross_entropy_probabilities_graph)
 {
-    tc_tensor *z = LEAF_F32(NLL_S(3, 4), Z_VALUES), *q = LEAF_F32(NLL_S(3, 4), Q_VALUES);
-    tc_tensor *qc = F32(NLL_S(3, 4), Q_VALUES), *loss, *ze, *d;
+    tc_tensor *z = NLL_LEAF_F32(NLL_S(3, 4), NLL_Z_VALUES), *q = NLL_LEAF_F32(NLL_S(3, 4), NLL_Q_VALUES);
+    tc_tensor *qc = NLL_F32(NLL_S(3, 4), NLL_Q_VALUES), *loss, *ze, *d;
     ag_node *mul;
 
     ck_assert_str_eq(nll_chain(K(ag_cross_entropy(z, qc, NULL, NLL_MEAN, -100, 0.0))),
                      "DivBackward1 -> NegBackward0 -> SumBackward0 -> MulBackward0 -> "
                      "LogSoftmaxBackward0 -> AccumulateGrad");
-    ck_assert_str_eq(nll_chain(K(ag_cross_entropy(z, qc, W4(), NLL_MEAN, -100, 0.0))),
+    ck_assert_str_eq(nll_chain(K(ag_cross_entropy(z, qc, NLL_W4(), NLL_MEAN, -100, 0.0))),
                      "DivBackward1 -> NegBackward0 -> SumBackward0 -> MulBackward0 -> "
                      "MulBackward0 -> LogSoftmaxBackward0 -> AccumulateGrad");
     ck_assert_str_eq(nll_chain(K(ag_cross_entropy(z, qc, NULL, NLL_NONE, -100, 0.0))),
@@ -1068,7 +1068,7 @@ START_TEST(test_cross_entropy_probabilities_graph)
     ck_assert_str_eq(nll_next_name(mul, 1), "AddBackward1");
     ck_assert_str_eq(nll_next_name(ag_node_next(mul, 1).node, 0), "MulBackward1");
     ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
-    ASSERT_VALUES(ag_grad(q), 0.1252564638853073, 0.39192312955856323, 0.6319231390953064,
+    NLL_ASSERT_VALUES(ag_grad(q), 0.1252564638853073, 0.39192312955856323, 0.6319231390953064,
                   0.7919231653213501, 0.6090246438980103, 0.07569128274917603,
                   0.6623579859733582, 0.7423579692840576, 0.39871519804000854, 0.932048499584198,
                   0.5320485234260559, 0.13204851746559143);
@@ -1076,21 +1076,47 @@ START_TEST(test_cross_entropy_probabilities_graph)
     ck_assert_int_eq(ag_set_requires_grad(ze, true), 0);
     loss = K(ag_cross_entropy(ze, K(tc_zeros(NLL_S(0, 4), TC_FLOAT32)), NULL, NLL_MEAN, -100,
                               0.0));
-    ASSERT_VALUES(loss, NAN);
+    NLL_ASSERT_VALUES(loss, NAN);
     ck_assert_str_eq(nll_chain(loss), "NegBackward0 -> FillBackward2 -> SumBackward0 -> "
                                       "MulBackward0 -> LogSoftmaxBackward0 -> AccumulateGrad");
-    ASSERT_VALUES(K(ag_cross_entropy(F32(NLL_S(3, 4), Z_VALUES), I64(NLL_S(3), 0, 1, 3), W4(),
+    NLL_ASSERT_VALUES(K(ag_cross_entropy(NLL_F32(NLL_S(3, 4), NLL_Z_VALUES), NLL_I64(NLL_S(3), 0, 1, 3), NLL_W4(),
                                      NLL_MEAN, -100, 0.0)), 0.39559313654899597);
-    ASSERT_VALUES(K(ag_cross_entropy(F32(NLL_S(3, 4), Z_VALUES),
-                                     F32(NLL_S(3, 4), 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1), W4(),
+    NLL_ASSERT_VALUES(K(ag_cross_entropy(NLL_F32(NLL_S(3, 4), NLL_Z_VALUES),
+                                     NLL_F32(NLL_S(3, 4), 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1), NLL_W4(),
                                      NLL_MEAN, -100, 0.0)), 0.5933896899223328);
-    ASSERT_VALUES(K(ag_cross_entropy(F32(NLL_S(3), 1.0, 2.0, 0.5), F32(NLL_S(3), 0.2, 0.3, 0.5),
-                                     F32(NLL_S(3), 1.0, 2.0, 3.0), NLL_MEAN, -100, 0.0)),
+    NLL_ASSERT_VALUES(K(ag_cross_entropy(NLL_F32(NLL_S(3), 1.0, 2.0, 0.5), NLL_F32(NLL_S(3), 0.2, 0.3, 0.5),
+                                     NLL_F32(NLL_S(3), 1.0, 2.0, 3.0), NLL_MEAN, -100, 0.0)),
                   3.5180482864379883);
-    d = K(ag_cross_entropy(F32(NLL_S(3, 4), Z_VALUES), F64(NLL_S(3, 4), Q_VALUES), NULL,
+    d = K(ag_cross_entropy(NLL_F32(NLL_S(3, 4), NLL_Z_VALUES), NLL_F64(NLL_S(3, 4), NLL_Q_VALUES), NULL,
                            NLL_MEAN, -100, 0.0));
     ck_assert_int_eq(d->dtype, TC_FLOAT64);
     ck_assert_double_eq_tol(tc_load(d, 0), 1.004578619475882, 1e-7);
+}
+END_TEST
+
+/* A weight that requires grad is allowed with probability targets (the
+   loss is made of ordinary operations), and gets its gradient:
+   w = torch.tensor([1.0, 2.0, 0.5, 1.5], requires_grad=True)
+   l = F.cross_entropy(Z, Q, weight=w); l.backward(); l -> 1.3864434957504272
+   m = l.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]
+   [type(f).__name__ if f else None for f, _ in m.next_functions] -> [None, 'ViewBackward0']
+   w.grad -> [0.23419788479804993, 0.483860045671463, 0.24525555968284607, 0.04126515984535217] */
+START_TEST(nll_test_cross_entropy_probabilities_weight_grad)
+{
+    tc_tensor *w = NLL_LEAF_F32(NLL_S(4), 1.0, 2.0, 0.5, 1.5);
+    tc_tensor *loss = K(ag_cross_entropy(NLL_F32(NLL_S(3, 4), NLL_Z_VALUES),
+                                         NLL_F32(NLL_S(3, 4), NLL_Q_VALUES), w, NLL_MEAN, -100,
+                                         0.0));
+    ag_node *mul;
+
+    NLL_ASSERT_VALUES(loss, 1.3864434957504272);
+    mul = ag_node_next(ag_node_next(ag_node_next(ag_grad_fn(loss), 0).node, 0).node, 0).node;
+    ck_assert_str_eq(ag_node_type_name(mul), "MulBackward0");
+    ck_assert_str_eq(nll_next_name(mul, 0), "None");
+    ck_assert_str_eq(nll_next_name(mul, 1), "ViewBackward0");
+    ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
+    NLL_ASSERT_VALUES(ag_grad(w), 0.23419788479804993, 0.483860045671463, 0.24525555968284607,
+                      0.04126515984535217);
 }
 END_TEST
 
@@ -1105,9 +1131,9 @@ END_TEST
                    weight=torch.ones(5, 1), label_smoothing=0.1)    (gather's message)
    F.cross_entropy(torch.zeros(2, 1, 2, 2), ..., weight=torch.tensor(2.), label_smoothing=0.1)
    F.cross_entropy(z, t, weight=torch.ones(4), label_smoothing=0.1) (nll_loss's message) */
-START_TEST(test_cross_entropy_errors)
+START_TEST(nll_test_cross_entropy_errors)
 {
-    tc_tensor *z = K(tc_zeros(NLL_S(3, 5), TC_FLOAT32)), *t = I64(NLL_S(3), 1, 0, 4);
+    tc_tensor *z = K(tc_zeros(NLL_S(3, 5), TC_FLOAT32)), *t = NLL_I64(NLL_S(3), 1, 0, 4);
     tc_tensor *p = K(tc_full(NLL_S(3, 5), 0.2, TC_FLOAT32));
     tc_tensor *z4 = K(tc_zeros(NLL_S(2, 5, 2, 2), TC_FLOAT32));
     tc_tensor *t4 = K(tc_zeros(NLL_S(2, 2, 2), TC_INT64));
@@ -1137,10 +1163,10 @@ START_TEST(test_cross_entropy_errors)
                  "label_smoothing must be between 0.0 and 1.0. Got: 1e+10");
     EXPECT_FAILS(ag_cross_entropy(z, t, NULL, NLL_MEAN, -100, INFINITY),
                  "label_smoothing must be between 0.0 and 1.0. Got: inf");
-    EXPECT_FAILS(ag_cross_entropy(F32(TC_SCALAR_SHAPE, 1.0), F32(TC_SCALAR_SHAPE, 1.0), NULL,
+    EXPECT_FAILS(ag_cross_entropy(NLL_F32(TC_SCALAR_SHAPE, 1.0), NLL_F32(TC_SCALAR_SHAPE, 1.0), NULL,
                                   NLL_MEAN, -100, 0.0),
                  "Dimension specified as 1 but tensor has no dimensions");
-    EXPECT_FAILS(ag_cross_entropy(F32(TC_SCALAR_SHAPE, 1.0), I64_0D(1), NULL, NLL_MEAN, -100,
+    EXPECT_FAILS(ag_cross_entropy(NLL_F32(TC_SCALAR_SHAPE, 1.0), NLL_I64_0D(1), NULL, NLL_MEAN, -100,
                                   0.0),
                  "Expected floating point type for target with class probabilities, got Long");
     EXPECT_FAILS(ag_cross_entropy(z, K(tc_zeros(NLL_S(3), TC_FLOAT32)), NULL, NLL_MEAN, -100,
@@ -1156,12 +1182,12 @@ START_TEST(test_cross_entropy_errors)
     ck_assert_ptr_nonnull(K(ag_cross_entropy(z4, t4, K(tc_ones(NLL_S(5, 1), TC_FLOAT32)),
                                              NLL_SUM, -100, 0.1)));
     EXPECT_FAILS(ag_cross_entropy(K(tc_zeros(NLL_S(2, 1, 2, 2), TC_FLOAT32)), t4,
-                                  F32(TC_SCALAR_SHAPE, 2.0), NLL_MEAN, -100, 0.1),
+                                  NLL_F32(TC_SCALAR_SHAPE, 2.0), NLL_MEAN, -100, 0.1),
                  "Dimension specified as 0 but tensor has no dimensions");
     EXPECT_FAILS(ag_cross_entropy(z, t, K(tc_ones(NLL_S(4), TC_FLOAT32)), NLL_MEAN, -100, 0.1),
                  "weight tensor should be defined either for all 5 classes or no classes but "
                  "got weight tensor of shape: [4]");
-    EXPECT_FAILS(ag_cross_entropy(z, I64(NLL_S(3), 1, 7, 0), NULL, NLL_MEAN, -100, 0.1),
+    EXPECT_FAILS(ag_cross_entropy(z, NLL_I64(NLL_S(3), 1, 7, 0), NULL, NLL_MEAN, -100, 0.1),
                  "Target 7 is out of bounds.");
     EXPECT_FAILS(ag_cross_entropy(z, t, NULL, (tc_reduction)-1, -100, 0.0),
                  "-1 is not a valid value for reduction");
@@ -1177,44 +1203,44 @@ END_TEST
    torch.zeros(4, dtype=torch.long).masked_fill(torch.ones(4, dtype=torch.bool), 1.5) -> [1, 1, 1, 1]
    torch.ops.aten.mul.Scalar(x, 2.5): MulBackward1, one edge, grad 2.5;
    div.Scalar(x, 4.): DivBackward1, grad 0.25; add.Scalar(x, 4.): AddBackward1 */
-START_TEST(test_masked_fill_and_numbers)
+START_TEST(nll_test_masked_fill_and_numbers)
 {
-    tc_tensor *x = LEAF_F32(NLL_S(2, 3), 1, 2, 3, 4, 5, 6);
+    tc_tensor *x = NLL_LEAF_F32(NLL_S(2, 3), 1, 2, 3, 4, 5, 6);
     tc_tensor *mask = K(tc_zeros(NLL_S(3), TC_BOOL)), *y, *v;
 
     tc_store(mask, 0, 1);
     tc_store(mask, 2, 1);
     y = K(ag_masked_fill(x, mask, -1.5));
-    ASSERT_VALUES(y, -1.5, 2, -1.5, -1.5, 5, -1.5);
+    NLL_ASSERT_VALUES(y, -1.5, 2, -1.5, -1.5, 5, -1.5);
     ck_assert_str_eq(ag_node_type_name(ag_grad_fn(y)), "MaskedFillBackward0");
     ck_assert_int_eq(ag_node_num_next(ag_grad_fn(y)), 1);
-    ck_assert_int_eq(ag_backward(K(ag_sum(K(ag_mul(y, F32(NLL_S(3), 1, 2, 3))))), NULL, false),
+    ck_assert_int_eq(ag_backward(K(ag_sum(K(ag_mul(y, NLL_F32(NLL_S(3), 1, 2, 3))))), NULL, false),
                      0);
-    ASSERT_VALUES(ag_grad(x), 0, 2, 0, 0, 2, 0);
+    NLL_ASSERT_VALUES(ag_grad(x), 0, 2, 0, 0, 2, 0);
     v = K(ag_masked_fill(K(tc_zeros(NLL_S(4), TC_INT64)), K(tc_ones(NLL_S(4), TC_BOOL)), 1.5));
     ck_assert_int_eq(v->dtype, TC_INT64);
-    ASSERT_VALUES(v, 1, 1, 1, 1);
+    NLL_ASSERT_VALUES(v, 1, 1, 1, 1);
     EXPECT_FAILS(ag_masked_fill(x, K(tc_ones(NLL_S(3), TC_INT64)), 0.0),
                  "masked_fill_ only supports boolean masks, but got mask with dtype Long");
     EXPECT_FAILS(ag_masked_fill(x, K(tc_ones(NLL_S(2), TC_BOOL)), 0.0),
                  "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
                  "dimension 1");
 
-    x = LEAF_F32(NLL_S(2), 1, 2);
+    x = NLL_LEAF_F32(NLL_S(2), 1, 2);
     y = K(ag_mul_number(x, 2.5));
-    ASSERT_VALUES(y, 2.5, 5);
+    NLL_ASSERT_VALUES(y, 2.5, 5);
     ck_assert_str_eq(ag_node_type_name(ag_grad_fn(y)), "MulBackward1");
     ck_assert_int_eq(ag_node_num_next(ag_grad_fn(y)), 1);
     ck_assert_int_eq(ag_backward(K(ag_sum(y)), NULL, false), 0);
-    ASSERT_VALUES(ag_grad(x), 2.5, 2.5);
-    x = LEAF_F32(NLL_S(2), 1, 2);
+    NLL_ASSERT_VALUES(ag_grad(x), 2.5, 2.5);
+    x = NLL_LEAF_F32(NLL_S(2), 1, 2);
     y = K(ag_div_number(x, 4.0));
-    ASSERT_VALUES(y, 0.25, 0.5);
+    NLL_ASSERT_VALUES(y, 0.25, 0.5);
     ck_assert_str_eq(ag_node_type_name(ag_grad_fn(y)), "DivBackward1");
     ck_assert_int_eq(ag_backward(K(ag_sum(y)), NULL, false), 0);
-    ASSERT_VALUES(ag_grad(x), 0.25, 0.25);
+    NLL_ASSERT_VALUES(ag_grad(x), 0.25, 0.25);
     y = K(ag_add_number(x, 4.0));
-    ASSERT_VALUES(y, 5, 6);
+    NLL_ASSERT_VALUES(y, 5, 6);
     ck_assert_str_eq(ag_node_type_name(ag_grad_fn(y)), "AddBackward1");
     ck_assert_int_eq(ag_node_num_next(ag_grad_fn(y)), 1);
 }
@@ -1229,32 +1255,33 @@ static void ch06_add_nll(Suite *s)
     TCase *ce = testing_tcase("cross_entropy composed", NULL, NULL);
 
     tcase_set_timeout(kernels, 30);
-    tcase_add_test(kernels, test_nll_forward_reductions);
-    tcase_add_test(kernels, test_nll_forward_weight_and_ignore);
-    tcase_add_test(kernels, test_nll_forward_nothing_counts);
-    tcase_add_test(kernels, test_nll_forward_unbatched);
-    tcase_add_test(kernels, test_nll_forward_4d);
-    tcase_add_test(kernels, test_nll_forward_other_ranks);
-    tcase_add_test(kernels, test_nll_forward_strided_and_double);
-    tcase_add_test(kernels, test_nll_forward_cascade);
-    tcase_add_test(kernels, test_nll_backward_2d);
-    tcase_add_test(kernels, test_nll_backward_other_ranks);
-    tcase_add_test(kernels, test_nll_backward_errors);
-    tcase_add_test(kernels, test_nll_forward_errors);
-    tcase_add_test(kernels, test_nll_null_arguments);
+    tcase_add_test(kernels, nll_test_nll_forward_reductions);
+    tcase_add_test(kernels, nll_test_nll_forward_weight_and_ignore);
+    tcase_add_test(kernels, nll_test_nll_forward_nothing_counts);
+    tcase_add_test(kernels, nll_test_nll_forward_unbatched);
+    tcase_add_test(kernels, nll_test_nll_forward_4d);
+    tcase_add_test(kernels, nll_test_nll_forward_other_ranks);
+    tcase_add_test(kernels, nll_test_nll_forward_strided_and_double);
+    tcase_add_test(kernels, nll_test_nll_forward_cascade);
+    tcase_add_test(kernels, nll_test_nll_backward_2d);
+    tcase_add_test(kernels, nll_test_nll_backward_other_ranks);
+    tcase_add_test(kernels, nll_test_nll_backward_errors);
+    tcase_add_test(kernels, nll_test_nll_forward_errors);
+    tcase_add_test(kernels, nll_test_nll_null_arguments);
     suite_add_tcase(s, kernels);
-    tcase_add_test(graph, test_nll_graph_by_rank);
-    tcase_add_test(graph, test_nll_graph_gradients);
-    tcase_add_test(graph, test_nll_graph_refusals);
+    tcase_add_test(graph, nll_test_nll_graph_by_rank);
+    tcase_add_test(graph, nll_test_nll_graph_gradients);
+    tcase_add_test(graph, nll_test_nll_graph_refusals);
     suite_add_tcase(s, graph);
-    tcase_add_test(ce, test_cross_entropy_class_targets);
-    tcase_add_test(ce, test_cross_entropy_options);
-    tcase_add_test(ce, test_cross_entropy_smoothing);
-    tcase_add_test(ce, test_cross_entropy_smoothing_graph);
-    tcase_add_test(ce, test_cross_entropy_smoothing_limits);
-    tcase_add_test(ce, test_cross_entropy_probabilities);
-    tcase_add_test(ce, test_cross_entropy_probabilities_graph);
-    tcase_add_test(ce, test_cross_entropy_errors);
-    tcase_add_test(ce, test_masked_fill_and_numbers);
+    tcase_add_test(ce, nll_test_cross_entropy_class_targets);
+    tcase_add_test(ce, nll_test_cross_entropy_options);
+    tcase_add_test(ce, nll_test_cross_entropy_smoothing);
+    tcase_add_test(ce, nll_test_cross_entropy_smoothing_graph);
+    tcase_add_test(ce, nll_test_cross_entropy_smoothing_limits);
+    tcase_add_test(ce, nll_test_cross_entropy_probabilities);
+    tcase_add_test(ce, nll_test_cross_entropy_probabilities_graph);
+    tcase_add_test(ce, nll_test_cross_entropy_probabilities_weight_grad);
+    tcase_add_test(ce, nll_test_cross_entropy_errors);
+    tcase_add_test(ce, nll_test_masked_fill_and_numbers);
     suite_add_tcase(s, ce);
 }
