@@ -267,11 +267,13 @@ build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) b
 	    $(BENCH_SRC) $(call snap,$(LAST))/src/*.c $(LDLIBS) -o $@
 
 # Chapter 4 times PyTorch's coalesce in the same run, through the script in
-# TORCH_BENCH, and chapter 5 PyTorch's autograd, through TORCH_BENCH_CH05,
-# when /usr/bin/python3 has torch.
+# TORCH_BENCH, chapter 5 PyTorch's autograd, through TORCH_BENCH_CH05, and
+# chapter 6 PyTorch's cross-entropy, through TORCH_BENCH_CH06, when
+# /usr/bin/python3 has torch.
 TORCH_PY := /usr/bin/python3
 TORCH_ENV := TORCH_BENCH='$(TORCH_PY) tests/bench_torch_ch04.py' \
-             TORCH_BENCH_CH05='$(TORCH_PY) tests/bench_torch_ch05.py'
+             TORCH_BENCH_CH05='$(TORCH_PY) tests/bench_torch_ch05.py' \
+             TORCH_BENCH_CH06='$(TORCH_PY) tests/bench_torch_ch06.py'
 
 bench: build/bench/bench
 	@if $(TORCH_PY) -c 'import torch' 2> /dev/null; then \

@@ -1,0 +1,175 @@
+/* bench_ch06.c: what the fused cross-entropy costs. Forward and backward
+   of the mean loss of N x C = 1024 x 1000 float32 logits with int64
+   targets (ag_cross_entropy_fused, then ag_backward, the logits' grad
+   dropped before each run as PyTorch's script sets x.grad = None), against
+   the memory traffic the loss cannot avoid: a memcpy of the same bytes,
+   reading the logits and writing their gradient, timed in the same run.
+   Then each of the two passes alone (the kernels), and PyTorch's
+   F.cross_entropy(x, t).backward() on the same shape, measured in the
+   same run by tests/bench_torch_ch06.py, single-threaded as our library
+   is, and with every core. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "tc.h"
+
+enum { N = 1024, C = 1000, RUNS = 50 };
+
+static tc_tensor *logits, *targets, *loss, *stats;
+static float *copy_to;
+
+static void run_memcpy(void *arg)
+{
+    (void)arg;
+    memcpy(copy_to, tc_data_ptr(logits), (size_t)N * C * sizeof(float));
+    bench_escape(copy_to);
+}
+
+static void run_fused(void *arg)
+{
+    tc_tensor *l;
+
+    (void)arg;
+    ag_zero_grad(logits, true);
+    l = ag_cross_entropy_fused(logits, targets, NULL, TC_REDUCTION_MEAN, -100, 0.0);
+    if (l == NULL || ag_backward(l, NULL, false) < 0)
+        printf("  failed: %s\n", tc_error());
+    tc_release(l);
+}
+
+static void run_forward(void *arg)
+{
+    (void)arg;
+    tc_release(loss);
+    tc_release(stats);
+    tc_cross_entropy_fused_forward(logits, targets, NULL, TC_REDUCTION_MEAN, -100, 0.0, &loss,
+                                   &stats);
+}
+
+static void run_backward(void *arg)
+{
+    tc_tensor *grad = NULL;
+
+    tc_cross_entropy_fused_backward(arg, logits, targets, NULL, TC_REDUCTION_MEAN, -100, 0.0,
+                                    stats, &grad, NULL, NULL);
+    bench_escape(grad);
+    tc_release(grad);
+}
+
+/* The logits 2 z for standard normal z (Box-Muller over a fixed LCG, as
+   PyTorch's script draws randn * 2), and targets in [0, C). */
+static bool make_inputs(void)
+{
+    uint64_t state = 42;
+    float *x;
+    int64_t *t;
+
+    logits = tc_empty(TC_SHAPE(N, C), TC_FLOAT32);
+    targets = tc_empty(TC_SHAPE(N), TC_INT64);
+    copy_to = malloc((size_t)N * C * sizeof(float));
+    if (logits == NULL || targets == NULL || copy_to == NULL)
+        return false;
+    x = tc_data_ptr(logits);
+    t = tc_data_ptr(targets);
+    for (int64_t i = 0; i < (int64_t)N * C; i += 2) {
+        double u, v;
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        u = ((double)(state >> 11) + 0.5) / 9007199254740992.0;
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        v = ((double)(state >> 11) + 0.5) / 9007199254740992.0;
+        x[i] = (float)(2 * sqrt(-2 * log(u)) * cos(6.283185307179586 * v));
+        x[i + 1] = (float)(2 * sqrt(-2 * log(u)) * sin(6.283185307179586 * v));
+    }
+    for (int64_t i = 0; i < N; i++) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        t[i] = (int64_t)((state >> 33) % C);
+    }
+    return ag_set_requires_grad(logits, true) == 0;
+}
+
+/* PyTorch's best times, from the script in $TORCH_BENCH_CH06: with one
+   thread and with every core (threads[1]), and its default thread count.
+   false if skipped, with the reason in why. */
+static bool torch_ms(double ms[2], int threads[2], int *standard, char *why, size_t why_size)
+{
+    const char *command = getenv("TORCH_BENCH_CH06");
+    char line[256], full[1024];
+    int have = 0;
+    FILE *p;
+
+    if (command == NULL || command[0] == '\0') {
+        snprintf(why, why_size, "skipped: TORCH_BENCH_CH06 is not set");
+        return false;
+    }
+    snprintf(full, sizeof full, "%s %d %d", command, N, C);
+    fflush(stdout);
+    if ((p = popen(full, "r")) == NULL) {
+        snprintf(why, why_size, "failed: cannot start %s", command);
+        return false;
+    }
+    while (fgets(line, sizeof line, p) != NULL) {
+        if (have < 2 && sscanf(line, "torch_ms %d %lf", &threads[have], &ms[have]) == 2)
+            have++;
+        sscanf(line, "torch_default_threads %d", standard);
+        if (strncmp(line, "torch: not installed", 20) == 0)
+            snprintf(why, why_size, "skipped: torch is not installed");
+    }
+    if (pclose(p) != 0 || have < 2) {
+        if (why[0] == '\0')
+            snprintf(why, why_size, "failed: %s did not answer", command);
+        return false;
+    }
+    return true;
+}
+
+void bench_ch06(void)
+{
+    double copy, fused, forward, backward, ms[2];
+    int threads[2], standard = 0;
+    char why[256] = "";
+    tc_tensor *seed = NULL;
+
+    printf("chapter 6: cross-entropy, forward + backward, (%d, %d) float32 logits, "
+           "int64 targets\n", N, C);
+    if (!make_inputs() || (seed = tc_ones(TC_SCALAR_SHAPE, TC_FLOAT32)) == NULL) {
+        printf("  out of memory\n");
+        goto done;
+    }
+    copy = bench_best(run_memcpy, NULL, RUNS);
+    fused = bench_best(run_fused, NULL, RUNS);
+    forward = bench_best(run_forward, NULL, RUNS);
+    backward = bench_best(run_backward, seed, RUNS);
+    printf("  %-46s %8.3f ms   (baseline: read the logits, write the gradient)\n",
+           "memcpy of the logits' bytes", copy * 1e3);
+    printf("  %-46s %8.3f ms   %5.2fx the baseline\n", "fused: forward + backward (ag_)",
+           fused * 1e3, fused / copy);
+    printf("  %-46s %8.3f ms   (%.2f ns per logit)\n", "fused forward kernel alone",
+           forward * 1e3, forward * 1e9 / ((double)N * C));
+    printf("  %-46s %8.3f ms   (%.2f ns per logit)\n", "fused backward kernel alone",
+           backward * 1e3, backward * 1e9 / ((double)N * C));
+    printf("  %-46s %8.4f\n", "the loss", loss == NULL ? -1.0 : tc_load(loss, 0));
+    if (!torch_ms(ms, threads, &standard, why, sizeof why)) {
+        printf("  %-46s (%s)\n", "PyTorch", why);
+        goto done;
+    }
+    for (int k = 0; k < 2; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "PyTorch, %d thread%s%s", threads[k],
+                 threads[k] == 1 ? "" : "s", threads[k] == standard ? " (its default)" : "");
+        printf("  %-46s %8.3f ms   ours %5.2fx faster%s\n", what, ms[k], ms[k] / (fused * 1e3),
+               k == 0 ? " (goal: >= 4x)" : "");
+    }
+done:
+    tc_release(seed);
+    tc_release(loss);
+    tc_release(stats);
+    tc_release(logits);
+    tc_release(targets);
+    free(copy_to);
+}
