@@ -3517,6 +3517,30 @@ START_TEST(test_probability_target_gradient)
 }
 END_TEST
 
+/* With probability targets PyTorch multiplies by the weight in the graph,
+   so a weight that requires grad gets a gradient (FACTS t.7:
+   F.cross_entropy(X35, P35, weight=W5 requiring grad, label_smoothing=0.1),
+   float32, mean); the fused node must give it too. */
+START_TEST(test_probability_weight_gradient)
+{
+    for (loss_path path = BY_COMPOSED; path <= LAST_CE; path++) {
+        tc_tensor *x = x35(TC_FLOAT32, true), *w = w5(TC_FLOAT32), *y;
+
+        OK(ag_set_requires_grad(w, true));
+        y = K(call_path(path, x, p35(TC_FLOAT32), w, MEAN, -100, 0.1));
+        EXPECT_T(y, TC_FLOAT32, S0, 2.3328187465667725);
+        OK(ag_backward(y, NULL, false));
+        EXPECT_GRAD(w, S(5), 0.5145809650421143, 0.28842636942863464, 0.2010418176651001,
+                    0.814542293548584, 0.1412471979856491);
+        EXPECT_GRAD(x, S(3, 5), 0.049179013818502426, -0.054057054221630096, 0.2049374133348465,
+                    -0.21545197069644928, 0.015392635017633438, 0.027864892035722733,
+                    0.01740153506398201, 0.005520862992852926, -0.14550316333770752,
+                    0.09471585601568222, 0.011283738538622856, 0.1152302473783493,
+                    0.011521890759468079, -0.1283632218837738, -0.009672657586634159);
+    }
+}
+END_TEST
+
 /* --------------------------------------------------------------- gradcheck */
 
 /* A loss as a function of its input (and, for probability targets marked
@@ -3834,6 +3858,7 @@ Suite *suite_ch06(void)
     tc = testing_tcase("fused against composed", setup, teardown);
     tcase_add_test(tc, test_fused_against_chapter5_ops);
     tcase_add_test(tc, test_probability_target_gradient);
+    tcase_add_test(tc, test_probability_weight_gradient);
     suite_add_tcase(s, tc);
 
     tc = testing_tcase("gradcheck", setup, teardown);

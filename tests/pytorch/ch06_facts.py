@@ -1745,3 +1745,11 @@ for lab, f in (("NLL(x, [1,7,5])", lambda: F.nll_loss(x, LT(1, 7, 5))),
                ("torch.logsumexp(tensor(3.5), -2)", lambda: torch.logsumexp(torch.tensor(3.5), -2))):
     e, r = err(f)
     print(f"- t.6 `{lab}`: " + (f"**{e}**: `{r}`" if e else f"no error: `{rep(r)}`"))
+
+h("t.7 A weight that requires grad, with probability targets", 3)
+x = torch.tensor(X35, requires_grad=True)
+wq = torch.tensor(W5, requires_grad=True)
+l = F.cross_entropy(x, torch.tensor(P35), weight=wq, label_smoothing=0.1)
+l.backward()
+print(f"- t.7 `F.cross_entropy(X35, P35, weight=W5 requiring grad, label_smoothing=0.1)` (float32, "
+      f"mean): loss `{rep(l.detach())}`; weight.grad = `{rep(wq.grad)}`; input.grad = `{rep(x.grad)}`")
