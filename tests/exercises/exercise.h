@@ -48,6 +48,39 @@ static inline void expect_repr(const char *what, const tc_tensor *t, const char 
     free(got);
 }
 
+/* t (may be NULL: then it is a failure) has n elements, which read in
+   row-major order are want[0..n) to within 1e-6 + 1e-5 |want[i]| (the
+   tolerance of the chapters' checks); a NaN matches only a NaN, an infinity
+   only itself. */
+static inline void expect_values(const char *what, const tc_tensor *t, int64_t n,
+                                 const double *want)
+{
+    int64_t index[TC_MAX_DIMS] = { 0 }, i = 0;
+    double got = 0;
+    bool same = t != NULL && tc_numel(t) == n;
+
+    if (same && n > 0) {
+        do {
+            if (tc_get(t, index, &got) < 0)
+                same = false;
+            else if (isnan(want[i]) || isinf(want[i]))
+                same = isnan(want[i]) ? isnan(got) : got == want[i];
+            else
+                same = fabs(got - want[i]) <= 1e-6 + 1e-5 * fabs(want[i]);
+            i++;
+        } while (same && tc_next_index(t->dim, t->sizes, index));
+    }
+    EXPECT(same, "%s: %s", what,
+           t == NULL ? (tc_error() != NULL ? tc_error() : "NULL")
+           : tc_numel(t) != n ? "wrong number of elements"
+                              : "element differs from PyTorch's");
+    if (same)
+        return;
+    if (t != NULL && tc_numel(t) == n && i > 0)
+        printf("      element %lld is %.9g, want %.9g\n", (long long)(i - 1), got, want[i - 1]);
+    tc_clear_error();
+}
+
 /* The call failed with exactly PyTorch's message `want`. */
 static inline void expect_error(const char *what, const void *result, const char *want)
 {
