@@ -314,7 +314,10 @@ END_TEST
    no dimensions"; torch.ones(1, 3) for torch.zeros(2, 3, 2, 2) with "shape
    '[1, 1, 1, 1]' is invalid for input of size 3"; torch.ones(3, 1) with
    the mean: "Index tensor must have the same number of dimensions as input
-   tensor", and with the sum the loss is 8 ln 3 (eight positions of ln 3). */
+   tensor", and with the sum the loss is 8 ln 3 (eight positions of ln 3).
+   A target out of range comes first: F.cross_entropy(torch.zeros(4, 1, 1,
+   1), torch.tensor([0, 6, 0, 0]).view(4, 1, 1), weight=torch.tensor(1.8),
+   label_smoothing=0.999) fails with "Target 6 is out of bounds." */
 START_TEST(test_fused_smoothing_checks_the_weight)
 {
     tc_tensor *x = K(tc_zeros(TC_SHAPE(2, 3, 2, 2), TC_FLOAT32));
@@ -331,6 +334,12 @@ START_TEST(test_fused_smoothing_checks_the_weight)
     EXPECT_FAILS(ag_cross_entropy_fused(x, t, K(tc_ones(TC_SHAPE(3, 1), TC_FLOAT32)),
                                         TC_REDUCTION_MEAN, -100, 0.5),
                  "Index tensor must have the same number of dimensions as input tensor");
+    EXPECT_FAILS(ag_cross_entropy_fused(K(tc_zeros(TC_SHAPE(4, 1, 1, 1), TC_FLOAT64)),
+                                        fused_tensor(TC_SHAPE(4, 1, 1), TC_INT64,
+                                                     FUSED_D(0, 6, 0, 0)),
+                                        K(tc_full(TC_SCALAR_SHAPE, 1.8, TC_FLOAT64)),
+                                        TC_REDUCTION_MEAN, -100, 0.999),
+                 "Target 6 is out of bounds.");
     fused_expect("weight (3, 1)", "sum", TC_FLOAT32,
                  K(ag_cross_entropy_fused(x, t, K(tc_ones(TC_SHAPE(3, 1), TC_FLOAT32)),
                                           TC_REDUCTION_SUM, -100, 0.5)),
