@@ -79,16 +79,23 @@ static bool fused_close(double got, double want, tc_dtype dtype)
 }
 
 /* t's n values against want, within the tolerance of float32 work when
-   the logits are float32 (whatever t's type), of float64 otherwise. */
+   precision (the logits' type) is float32, whatever t's type, of float64
+   otherwise. */
+static void fused_expect(const char *name, const char *what, tc_dtype precision,
+                         const tc_tensor *t, const double *want, int64_t n)
+{
+    ck_assert_msg(t != NULL, "%s: %s: %s", name, what, tc_error());
+    ck_assert_int_eq(tc_numel(t), n);
+    for (int64_t k = 0; k < n; k++)
+        ck_assert_msg(fused_close(fused_element(t, k), want[k], precision),
+                      "%s: %s[%lld] is %.9g, PyTorch's %.9g", name, what, (long long)k,
+                      fused_element(t, k), want[k]);
+}
+
 static void fused_assert_values(const char *what, const fused_case *c, const tc_tensor *t,
                                 const double *want, int64_t n)
 {
-    ck_assert_ptr_nonnull(t);
-    ck_assert_int_eq(tc_numel(t), n);
-    for (int64_t k = 0; k < n; k++)
-        ck_assert_msg(fused_close(fused_element(t, k), want[k], c->dtype),
-                      "%s: %s[%lld] is %.9g, PyTorch's %.9g", c->name, what, (long long)k,
-                      fused_element(t, k), want[k]);
+    fused_expect(c->name, what, c->dtype, t, want, n);
 }
 
 /* The logits of case c: a leaf that requires grad, laid out as PyTorch's. */
@@ -235,6 +242,184 @@ START_TEST(test_fused_sees_an_inplace_change)
 }
 END_TEST
 
+/* ---- regressions: what fuzz_loss found (each value is PyTorch 1.13's,
+   from the Python expression above the test) ---------------------------- */
+
+#define FUSED_D(...) ((const double[]){ __VA_ARGS__ })
+
+/* A leaf that requires grad, float32 or float64, from literals. */
+static tc_tensor *fused_leaf(tc_shape shape, tc_dtype dtype, const double *v)
+{
+    tc_tensor *t = fused_tensor(shape, dtype, v);
+
+    ck_assert_int_eq(ag_set_requires_grad(t, true), 0);
+    return t;
+}
+
+/* F.cross_entropy(torch.zeros(2, 0), torch.full((2,), -100), reduction='none',
+   label_smoothing=0.5) is [nan, nan] and, over torch.zeros(0, 0) with
+   reduction='sum' and label_smoothing=1.0, nan: the smoothing term is
+   multiplied by 1.0 / 0 classes, inf, even for ignored rows and none. */
+START_TEST(test_fused_smoothing_without_classes_is_nan)
+{
+    tc_tensor *none = K(ag_cross_entropy_fused(K(tc_zeros(TC_SHAPE(2, 0), TC_FLOAT32)),
+                                               K(tc_full(TC_SHAPE(2), -100, TC_INT64)), NULL,
+                                               TC_REDUCTION_NONE, -100, 0.5));
+    tc_tensor *sum = K(ag_cross_entropy_fused(K(tc_zeros(TC_SHAPE(0, 0), TC_FLOAT32)),
+                                              K(tc_zeros(TC_SHAPE(0), TC_INT64)), NULL,
+                                              TC_REDUCTION_SUM, -100, 1.0));
+
+    fused_expect("no classes", "none", TC_FLOAT32, none, FUSED_D(NAN, NAN), 2);
+    fused_expect("no classes", "sum", TC_FLOAT32, sum, FUSED_D(NAN), 1);
+}
+END_TEST
+
+/* x = torch.zeros(0, 0, requires_grad=True); F.cross_entropy(x,
+   torch.zeros(0), reduction='sum') is 0 (an empty sum reads no target),
+   and its backward fails: nll_loss_backward checks the target's type. */
+START_TEST(test_fused_float_target_of_an_empty_batch)
+{
+    tc_tensor *x = fused_leaf(TC_SHAPE(0, 0), TC_FLOAT32, FUSED_D(0));
+    tc_tensor *loss = K(ag_cross_entropy_fused(x, K(tc_zeros(TC_SHAPE(0), TC_FLOAT32)), NULL,
+                                               TC_REDUCTION_SUM, -100, 0.0));
+
+    fused_expect("empty batch", "loss", TC_FLOAT32, loss, FUSED_D(0), 1);
+    ck_assert_int_eq(ag_backward(loss, NULL, false), -1);
+    ck_assert_str_eq(tc_error(), "expected scalar type Long but found Float");
+    tc_clear_error();
+}
+END_TEST
+
+/* x = torch.full((4,), 1.5625, dtype=torch.float64, requires_grad=True);
+   F.cross_entropy(x, torch.tensor([0.6, -inf, -3., -3.])) is -inf (each
+   log-probability is -log 4, never 0, so -inf * it is inf, not NaN), and
+   x.grad is [-inf, nan, -inf, -inf]. */
+START_TEST(test_fused_infinite_probability)
+{
+    tc_tensor *x = fused_leaf(TC_SHAPE(4), TC_FLOAT64, FUSED_D(1.5625, 1.5625, 1.5625, 1.5625));
+    tc_tensor *loss = K(ag_cross_entropy_fused(x, fused_tensor(TC_SHAPE(4), TC_FLOAT32,
+                                                               FUSED_D(0.6, -INFINITY, -3, -3)),
+                                               NULL, TC_REDUCTION_MEAN, -100, 0.0));
+
+    fused_expect("infinite probability", "loss", TC_FLOAT64, loss, FUSED_D(-INFINITY), 1);
+    ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
+    fused_expect("infinite probability", "grad", TC_FLOAT64, ag_grad(x),
+                 FUSED_D(-INFINITY, NAN, -INFINITY, -INFINITY), 4);
+}
+END_TEST
+
+/* With class targets and smoothing, the weight must also pass
+   cross_entropy_loss_label_smoothing: weight=torch.tensor(-1.) for
+   torch.zeros(4, 1, 0) fails with "Dimension specified as 0 but tensor has
+   no dimensions"; torch.ones(1, 3) for torch.zeros(2, 3, 2, 2) with "shape
+   '[1, 1, 1, 1]' is invalid for input of size 3"; torch.ones(3, 1) with
+   the mean: "Index tensor must have the same number of dimensions as input
+   tensor", and with the sum the loss is 8 ln 3 (eight positions of ln 3).
+   A target out of range comes first: F.cross_entropy(torch.zeros(4, 1, 1,
+   1), torch.tensor([0, 6, 0, 0]).view(4, 1, 1), weight=torch.tensor(1.8),
+   label_smoothing=0.999) fails with "Target 6 is out of bounds." */
+START_TEST(test_fused_smoothing_checks_the_weight)
+{
+    tc_tensor *x = K(tc_zeros(TC_SHAPE(2, 3, 2, 2), TC_FLOAT32));
+    tc_tensor *t = K(tc_zeros(TC_SHAPE(2, 2, 2), TC_INT64));
+
+    EXPECT_FAILS(ag_cross_entropy_fused(K(tc_zeros(TC_SHAPE(4, 1, 0), TC_FLOAT32)),
+                                        K(tc_zeros(TC_SHAPE(4, 0), TC_INT64)),
+                                        K(tc_full(TC_SCALAR_SHAPE, -1, TC_FLOAT32)),
+                                        TC_REDUCTION_MEAN, -100, 0.999),
+                 "Dimension specified as 0 but tensor has no dimensions");
+    EXPECT_FAILS(ag_cross_entropy_fused(x, t, K(tc_ones(TC_SHAPE(1, 3), TC_FLOAT32)),
+                                        TC_REDUCTION_MEAN, -100, 0.5),
+                 "shape '[1, 1, 1, 1]' is invalid for input of size 3");
+    EXPECT_FAILS(ag_cross_entropy_fused(x, t, K(tc_ones(TC_SHAPE(3, 1), TC_FLOAT32)),
+                                        TC_REDUCTION_MEAN, -100, 0.5),
+                 "Index tensor must have the same number of dimensions as input tensor");
+    EXPECT_FAILS(ag_cross_entropy_fused(K(tc_zeros(TC_SHAPE(4, 1, 1, 1), TC_FLOAT64)),
+                                        fused_tensor(TC_SHAPE(4, 1, 1), TC_INT64,
+                                                     FUSED_D(0, 6, 0, 0)),
+                                        K(tc_full(TC_SCALAR_SHAPE, 1.8, TC_FLOAT64)),
+                                        TC_REDUCTION_MEAN, -100, 0.999),
+                 "Target 6 is out of bounds.");
+    fused_expect("weight (3, 1)", "sum", TC_FLOAT32,
+                 K(ag_cross_entropy_fused(x, t, K(tc_ones(TC_SHAPE(3, 1), TC_FLOAT32)),
+                                          TC_REDUCTION_SUM, -100, 0.5)),
+                 FUSED_D(8.788898309344878), 1);
+}
+END_TEST
+
+/* x = torch.tensor([[-4.3125, -4.3125, -1e300, -1e300]], dtype=torch.float64,
+   requires_grad=True); q = torch.full((1, 4), 0.25, requires_grad=True);
+   F.cross_entropy(x, q, reduction='sum', label_smoothing=1.0) is 5e299 and
+   q.grad is [0, 0, nan, nan]: the gradient reaches q's float32 (1e300 is
+   inf there) before it is multiplied by 1 - 1.0. */
+START_TEST(test_fused_target_gradient_in_the_target_type)
+{
+    tc_tensor *x = fused_leaf(TC_SHAPE(1, 4), TC_FLOAT64, FUSED_D(-4.3125, -4.3125, -1e300, -1e300));
+    tc_tensor *q = fused_leaf(TC_SHAPE(1, 4), TC_FLOAT32, FUSED_D(0.25, 0.25, 0.25, 0.25));
+    tc_tensor *loss = K(ag_cross_entropy_fused(x, q, NULL, TC_REDUCTION_SUM, -100, 1.0));
+
+    fused_expect("float32 target", "loss", TC_FLOAT64, loss, FUSED_D(5e299), 1);
+    ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
+    fused_expect("float32 target", "target grad", TC_FLOAT32, ag_grad(q),
+                 FUSED_D(0, 0, NAN, NAN), 4);
+}
+END_TEST
+
+/* x = torch.tensor([[1., 2., 3.], [0.5, -1., 2.]], requires_grad=True);
+   F.cross_entropy(x, torch.tensor([0, -100]), weight=torch.tensor([1., 2.,
+   inf]), reduction='none', label_smoothing=0.25) is [inf, 0], and its
+   backward gives the ignored row NaN: its smoothing term's gradient, 0,
+   is multiplied by the weight, inf. */
+START_TEST(test_fused_ignored_row_times_an_infinite_weight)
+{
+    tc_tensor *x = fused_leaf(TC_SHAPE(2, 3), TC_FLOAT32, FUSED_D(1, 2, 3, 0.5, -1, 2));
+    tc_tensor *loss = K(ag_cross_entropy_fused(x, fused_tensor(TC_SHAPE(2), TC_INT64,
+                                                               FUSED_D(0, -100)),
+                                               fused_tensor(TC_SHAPE(3), TC_FLOAT32,
+                                                            FUSED_D(1, 2, INFINITY)),
+                                               TC_REDUCTION_NONE, -100, 0.25));
+
+    fused_expect("infinite weight", "loss", TC_FLOAT32, loss, FUSED_D(INFINITY, 0), 2);
+    ck_assert_int_eq(ag_backward(loss, K(tc_ones(TC_SHAPE(2), TC_FLOAT32)), false), 0);
+    fused_expect("infinite weight", "grad", TC_FLOAT32, ag_grad(x),
+                 FUSED_D(INFINITY, INFINITY, NAN, NAN, NAN, NAN), 6);
+}
+END_TEST
+
+/* x = torch.tensor([-inf, -3., -5.3125], requires_grad=True);
+   F.cross_entropy(x, torch.tensor(1), weight=torch.tensor([-6.75, 0.,
+   2.5]), label_smoothing=0.5) is nan, and x.grad [nan, nan, nan]: the
+   mean's total weight is 0, and PyTorch divides each term by it before
+   adding them, so 0/0 in the first is NaN though the second is -inf. */
+START_TEST(test_fused_zero_total_weight)
+{
+    tc_tensor *x = fused_leaf(TC_SHAPE(3), TC_FLOAT32, FUSED_D(-INFINITY, -3, -5.3125));
+    tc_tensor *loss = K(ag_cross_entropy_fused(x, K(tc_full(TC_SCALAR_SHAPE, 1, TC_INT64)),
+                                               fused_tensor(TC_SHAPE(3), TC_FLOAT32,
+                                                            FUSED_D(-6.75, 0, 2.5)),
+                                               TC_REDUCTION_MEAN, -100, 0.5));
+
+    fused_expect("zero total weight", "loss", TC_FLOAT32, loss, FUSED_D(NAN), 1);
+    ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
+    fused_expect("zero total weight", "grad", TC_FLOAT32, ag_grad(x), FUSED_D(NAN, NAN, NAN), 3);
+}
+END_TEST
+
+/* F.cross_entropy(torch.tensor([[-7.875, -6.9375, 19.25]]),
+   torch.tensor([[0., 0., -inf]]), reduction='sum') is nan: in float32 the
+   row's sum of exponentials, 1 + 5.9e-12, is 1, so the last
+   log-probability is 0 (in float64, -5.9e-12), and -inf times 0 is NaN. */
+START_TEST(test_fused_float32_log_sum)
+{
+    tc_tensor *loss = K(ag_cross_entropy_fused(
+        fused_tensor(TC_SHAPE(1, 3), TC_FLOAT32, FUSED_D(-7.875, -6.9375, 19.25)),
+        fused_tensor(TC_SHAPE(1, 3), TC_FLOAT32, FUSED_D(0, 0, -INFINITY)), NULL,
+        TC_REDUCTION_SUM, -100, 0.0));
+
+    fused_expect("float32 log-sum", "loss", TC_FLOAT32, loss, FUSED_D(NAN), 1);
+}
+END_TEST
+
 static void ch06_add_fused(Suite *s)
 {
     TCase *tc = testing_tcase("fused", NULL, NULL);
@@ -244,5 +429,13 @@ static void ch06_add_fused(Suite *s)
     tcase_add_test(tc, test_fused_gradcheck_classes);
     tcase_add_test(tc, test_fused_gradcheck_probabilities);
     tcase_add_test(tc, test_fused_sees_an_inplace_change);
+    tcase_add_test(tc, test_fused_smoothing_without_classes_is_nan);
+    tcase_add_test(tc, test_fused_float_target_of_an_empty_batch);
+    tcase_add_test(tc, test_fused_infinite_probability);
+    tcase_add_test(tc, test_fused_smoothing_checks_the_weight);
+    tcase_add_test(tc, test_fused_target_gradient_in_the_target_type);
+    tcase_add_test(tc, test_fused_ignored_row_times_an_infinite_weight);
+    tcase_add_test(tc, test_fused_zero_total_weight);
+    tcase_add_test(tc, test_fused_float32_log_sum);
     suite_add_tcase(s, tc);
 }
