@@ -4,7 +4,8 @@
    dropped before each run as PyTorch's script sets x.grad = None), against
    the memory traffic the loss cannot avoid: a memcpy of the same bytes,
    reading the logits and writing their gradient, timed in the same run.
-   Then each of the two passes alone (the kernels), and PyTorch's
+   Then each of the two passes alone (the kernels), the largest error of
+   the loss's float32 exp over its whole normal range, and PyTorch's
    F.cross_entropy(x, t).backward() on the same shape, measured in the
    same run by tests/bench_torch_ch06.py, single-threaded as our library
    is, and with every core. */
@@ -128,9 +129,37 @@ static bool torch_ms(double ms[2], int threads[2], int *standard, char *why, siz
     return true;
 }
 
+/* The error of tc_expf_nonpositive in units in the last place of the
+   correctly rounded e^x (the float nearest the double exp(x)), at every
+   float32 x <= 0 where e^x is a normal float (x >= -87.34): the largest,
+   and where it is. */
+static double exp_max_ulps(float *where)
+{
+    double worst = 0;
+
+    for (uint32_t bits = 0x80000000u;; bits++) {    /* -0, then down from there */
+        float x, y, rounded;
+        double exact, ulp, error;
+
+        memcpy(&x, &bits, sizeof x);
+        exact = exp((double)x);
+        if (exact < 0x1p-126)
+            return worst;
+        y = tc_expf_nonpositive(x);
+        rounded = (float)exact;
+        ulp = (double)nextafterf(rounded, INFINITY) - (double)rounded;
+        error = fabs((double)y - exact) / ulp;
+        if (error > worst) {
+            worst = error;
+            *where = x;
+        }
+    }
+}
+
 void bench_ch06(void)
 {
-    double copy, fused, forward, backward, ms[2];
+    double copy, fused, forward, backward, ms[2], start, ulps;
+    float where = 0;
     int threads[2], standard = 0;
     char why[256] = "";
     tc_tensor *seed = NULL;
@@ -154,6 +183,10 @@ void bench_ch06(void)
     printf("  %-46s %8.3f ms   (%.2f ns per logit)\n", "fused backward kernel alone",
            backward * 1e3, backward * 1e9 / ((double)N * C));
     printf("  %-46s %8.4f\n", "the loss", loss == NULL ? -1.0 : tc_load(loss, 0));
+    start = bench_seconds();
+    ulps = exp_max_ulps(&where);
+    printf("  %-46s %8.2f ulp at x = %.7g (every float32 in [-87.34, 0], %.0f s)\n",
+           "its exp: the largest error", ulps, where, bench_seconds() - start);
     if (!torch_ms(ms, threads, &standard, why, sizeof why)) {
         printf("  %-46s (%s)\n", "PyTorch", why);
         goto done;

@@ -242,6 +242,34 @@ START_TEST(test_fused_sees_an_inplace_change)
 }
 END_TEST
 
+/* The fused loss's float32 exp against the C library's exp in double, at
+   every 4099th float32 x <= 0 where e^x is a normal float (the benchmark
+   goes through them all): within 2.5 units in the last place of the
+   correctly rounded value (2.26 is the largest, at -27.33321); e^0 = 1
+   exactly (a row's largest logit), e^-inf = 0, and 0 below -87.68, where
+   e^x is less than 2^-126.5. */
+START_TEST(test_fused_exp_accuracy)
+{
+    for (uint32_t bits = 0x80000000u;; bits += 4099) {
+        float x, rounded;
+        double exact, ulp;
+
+        memcpy(&x, &bits, sizeof x);
+        exact = exp((double)x);
+        if (exact < 0x1p-126)
+            break;
+        rounded = (float)exact;
+        ulp = (double)nextafterf(rounded, INFINITY) - (double)rounded;
+        ck_assert_msg(fabs((double)tc_expf_nonpositive(x) - exact) <= 2.5 * ulp,
+                      "e^%.9g is %.9g, the exact %.17g", x, tc_expf_nonpositive(x), exact);
+    }
+    ck_assert(tc_expf_nonpositive(0.0f) == 1.0f && tc_expf_nonpositive(-0.0f) == 1.0f);
+    ck_assert(tc_expf_nonpositive(-INFINITY) == 0.0f);
+    ck_assert(tc_expf_nonpositive(-87.7f) == 0.0f && tc_expf_nonpositive(-1000.0f) == 0.0f);
+    ck_assert(tc_expf_nonpositive(-87.6f) > 0.0f);    /* a subnormal, not flushed */
+}
+END_TEST
+
 /* ---- regressions: what fuzz_loss found (each value is PyTorch 1.13's,
    from the Python expression above the test) ---------------------------- */
 
@@ -429,6 +457,7 @@ static void ch06_add_fused(Suite *s)
     tcase_add_test(tc, test_fused_gradcheck_classes);
     tcase_add_test(tc, test_fused_gradcheck_probabilities);
     tcase_add_test(tc, test_fused_sees_an_inplace_change);
+    tcase_add_test(tc, test_fused_exp_accuracy);
     tcase_add_test(tc, test_fused_smoothing_without_classes_is_nan);
     tcase_add_test(tc, test_fused_float_target_of_an_empty_batch);
     tcase_add_test(tc, test_fused_infinite_probability);
