@@ -70,37 +70,14 @@
 #define SUM TC_REDUCTION_SUM
 #define NONE TC_REDUCTION_NONE
 
-static int64_t numel_of(tc_shape shape)
-{
-    int64_t n = 1;
-
-    for (int64_t d = 0; d < shape.dim; d++)
-        n *= shape.sizes[d];
-    return n;
-}
-
 /* A tensor of this shape and dtype holding v (row-major), kept; a leaf
    that requires grad, or a constant. */
 static tc_tensor *tensor_of(tc_shape shape, tc_dtype dtype, const double *v, bool grad)
 {
-    tc_tensor *t = K(tc_empty(shape, dtype));
+    tc_tensor *t = testing_tensor(shape, dtype, v);
 
-    ck_assert_ptr_nonnull(t);
-    for (int64_t k = 0; k < numel_of(shape); k++)
-        tc_store(t, k, v[k]);
     if (grad)
         ck_assert_int_eq(ag_set_requires_grad(t, true), 0);
-    return t;
-}
-
-/* An int64 tensor of class indices, kept. */
-static tc_tensor *targets_of(tc_shape shape, const int64_t *v)
-{
-    tc_tensor *t = K(tc_empty(shape, TC_INT64));
-
-    ck_assert_ptr_nonnull(t);
-    for (int64_t k = 0; k < numel_of(shape); k++)
-        tc_store_int64(t, k, v[k]);
     return t;
 }
 
@@ -117,7 +94,7 @@ static tc_tensor *ramp(tc_shape shape, tc_dtype dtype, bool grad)
     tc_tensor *t = K(tc_empty(shape, dtype));
 
     ck_assert_ptr_nonnull(t);
-    for (int64_t k = 0; k < numel_of(shape); k++)
+    for (int64_t k = 0; k < testing_numel(shape); k++)
         tc_store(t, k, ramp_value(k));
     if (grad)
         ck_assert_int_eq(ag_set_requires_grad(t, true), 0);
@@ -127,53 +104,27 @@ static tc_tensor *ramp(tc_shape shape, tc_dtype dtype, bool grad)
 #define X32(shape, ...) tensor_of(shape, TC_FLOAT32, D(__VA_ARGS__), true)
 #define C32(shape, ...) tensor_of(shape, TC_FLOAT32, D(__VA_ARGS__), false)
 #define C64(shape, ...) tensor_of(shape, TC_FLOAT64, D(__VA_ARGS__), false)
-#define TGT(shape, ...) targets_of(shape, L64(__VA_ARGS__))
+#define TGT(shape, ...) testing_int64_tensor(shape, L64(__VA_ARGS__))
 
-/* got is want within the dtype's tolerance (see the top). */
-static bool near(double got, double want, tc_dtype dtype)
+/* The tolerance of a dtype's values (see the top). */
+static testing_tol tol_of(tc_dtype dtype)
 {
-    double rtol = dtype == TC_FLOAT64 ? 1e-12 : 1e-5;
-    double atol = dtype == TC_FLOAT64 ? 1e-14 : 1e-6;
-
-    if (isnan(want) || isnan(got))
-        return isnan(want) && isnan(got);
-    if (isinf(want) || isinf(got))
-        return got == want;
-    return fabs(got - want) <= atol + rtol * fabs(want);
+    return dtype == TC_FLOAT64 ? TESTING_TOL(1e-12, 1e-14) : TESTING_TOL(1e-5, 1e-6);
 }
 
-/* The position of the k-th element of t in row-major order, and its value. */
-static double element(const tc_tensor *t, int64_t k)
+/* got is want within the dtype's tolerance. */
+static bool near(double got, double want, tc_dtype dtype)
 {
-    int64_t position = t->storage_offset;
-
-    for (int64_t d = t->dim - 1; d >= 0; d--) {
-        position += (k % t->sizes[d]) * t->strides[d];
-        k /= t->sizes[d];
-    }
-    return tc_load(t, position);
+    return testing_close(got, want, tol_of(dtype));
 }
 
 /* t has this shape and these values (row-major), within the tolerance of
-   `dtype` (which t must have). */
+   `tolerance`, and the dtype `dtype`. */
 static void expect_values_within(int line, const char *what, const tc_tensor *t,
                                  tc_dtype dtype, tc_dtype tolerance, tc_shape shape,
                                  const double *v)
 {
-    ck_assert_msg(t != NULL, "line %d: %s is NULL (%s)", line, what,
-                  tc_error() ? tc_error() : "no error");
-    ck_assert_msg(t->dtype == dtype, "line %d: %s has dtype %s, expected %s", line, what,
-                  tc_dtype_name(t->dtype), tc_dtype_name(dtype));
-    ck_assert_msg(t->dim == shape.dim, "line %d: %s has dim %lld, expected %lld", line, what,
-                  (long long)t->dim, (long long)shape.dim);
-    for (int64_t d = 0; d < shape.dim; d++)
-        ck_assert_msg(t->sizes[d] == shape.sizes[d], "line %d: %s size %lld is %lld, not %lld",
-                      line, what, (long long)d, (long long)t->sizes[d],
-                      (long long)shape.sizes[d]);
-    for (int64_t k = 0; k < numel_of(shape); k++)
-        ck_assert_msg(near(element(t, k), v[k], tolerance),
-                      "line %d: %s element %lld is %.17g, expected %.17g", line, what,
-                      (long long)k, element(t, k), v[k]);
+    testing_expect_tensor(line, what, t, dtype, shape, v, tol_of(tolerance));
 }
 
 static void expect_values(int line, const char *what, const tc_tensor *t, tc_dtype dtype,
@@ -204,9 +155,9 @@ static void expect_same(int line, const char *what, const tc_tensor *a, const tc
         ck_assert_msg(a->sizes[d] == b->sizes[d], "line %d: %s: size %lld differs", line, what,
                       (long long)d);
     for (int64_t k = 0; k < tc_numel(a); k++)
-        ck_assert_msg(near(element(b, k), element(a, k), a->dtype),
+        ck_assert_msg(near(testing_element(b, k), testing_element(a, k), a->dtype),
                       "line %d: %s: element %lld is %.17g and %.17g", line, what, (long long)k,
-                      element(a, k), element(b, k));
+                      testing_element(a, k), testing_element(b, k));
 }
 
 #define OK(call) ck_assert_msg((call) == 0, "line %d: %s failed: %s", __LINE__, #call, \
@@ -353,7 +304,7 @@ static const char *const path_names[] = { "ag_cross_entropy", "ag_cross_entropy_
 static tc_tensor *case_input(const loss_case *c, bool strided)
 {
     const tc_shape *s = &c->shape;
-    int64_t n = numel_of(*s), strides[TC_MAX_DIMS], step = 1;
+    int64_t n = testing_numel(*s), strides[TC_MAX_DIMS], step = 1;
     tc_tensor *base, *x;
 
     if (!strided || s->dim == 0)
@@ -384,7 +335,7 @@ static tc_tensor *case_input(const loss_case *c, bool strided)
 
 static tc_tensor *case_target(const loss_case *c)
 {
-    int64_t n = numel_of(c->tshape);
+    int64_t n = testing_numel(c->tshape);
     tc_tensor *t;
 
     if (c->prob)
@@ -425,7 +376,7 @@ static void run_case(const loss_case *c, loss_path path, bool strided, double sc
     tc_tensor *x = case_input(c, strided), *t = case_target(c);
     tc_tensor *w = c->weight != NULL ? tensor_of(S(c->nweight), c->dtype, c->weight, false) : NULL;
     tc_tensor *y;
-    int64_t n = numel_of(c->shape);
+    int64_t n = testing_numel(c->shape);
     double *want = malloc((size_t)(n > 0 ? n : 1) * sizeof *want);
     char what[128];
 
@@ -3454,7 +3405,7 @@ START_TEST(test_fused_against_chapter5_ops)
                                           eps / (double)classes) * wc);
             }
         target = cases[k].prob ? tensor_of(shape, TC_FLOAT64, p35v, false)
-                               : targets_of(S(n), cases[k].t);
+                               : testing_int64_tensor(S(n), cases[k].t);
         w = cases[k].weighted ? tensor_of(S(5), TC_FLOAT64, w5v, false) : NULL;
         for (int path = CH06_FUSED ? 0 : 1; path < 3; path++) {
             x[path] = tensor_of(shape, TC_FLOAT64, cases[k].x, true);
@@ -3581,7 +3532,7 @@ static tc_tensor *gc_input(tc_shape shape)
 {
     tc_tensor *x = ramp(shape, TC_FLOAT64, false);
 
-    for (int64_t k = 0; k < numel_of(shape); k++)
+    for (int64_t k = 0; k < testing_numel(shape); k++)
         tc_store(x, k, ramp_value(k) * 0.9 + 0.01 * (double)k);
     OK(ag_set_requires_grad(x, true));
     return x;

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tc.h"
@@ -34,62 +35,23 @@ typedef struct {
 
 #include "check_ch06_fused_cases.h"
 
-static int64_t fused_numel(tc_shape shape)
-{
-    int64_t n = 1;
-
-    for (int64_t d = 0; d < shape.dim; d++)
-        n *= shape.sizes[d];
-    return n;
-}
+#define fused_numel(shape) testing_numel(shape)
 
 /* A tensor of values v (row-major), kept until the test ends. */
-static tc_tensor *fused_tensor(tc_shape shape, tc_dtype dtype, const double *v)
-{
-    tc_tensor *t = K(tc_empty(shape, dtype));
-
-    ck_assert_ptr_nonnull(t);
-    for (int64_t k = 0; k < fused_numel(shape); k++)
-        if (dtype == TC_INT64)
-            tc_store_int64(t, k, (int64_t)v[k]);
-        else
-            tc_store(t, k, v[k]);
-    return t;
-}
-
-/* The k-th element of t in row-major order. */
-static double fused_element(const tc_tensor *t, int64_t k)
-{
-    int64_t position = t->storage_offset;
-
-    for (int64_t d = t->dim - 1; d >= 0; d--) {
-        position += (k % t->sizes[d]) * t->strides[d];
-        k /= t->sizes[d];
-    }
-    return tc_load(t, position);
-}
-
-static bool fused_close(double got, double want, tc_dtype dtype)
-{
-    if (isnan(want) || isinf(want))
-        return isnan(want) ? isnan(got) : got == want;
-    if (dtype == TC_FLOAT32)
-        return fabs(got - want) <= 1e-6 + 1e-5 * fabs(want);
-    return fabs(got - want) <= 1e-12 * fmax(1.0, fabs(want));
-}
+#define fused_tensor(shape, dtype, v) testing_tensor(shape, dtype, v)
 
 /* t's n values against want, within the tolerance of float32 work when
-   precision (the logits' type) is float32, whatever t's type, of float64
-   otherwise. */
+   precision (the logits' type) is float32, whatever t's type: rtol 1e-5,
+   atol 1e-6; of float64 otherwise: 1e-12 of the larger of 1 and |want|. */
 static void fused_expect(const char *name, const char *what, tc_dtype precision,
                          const tc_tensor *t, const double *want, int64_t n)
 {
-    ck_assert_msg(t != NULL, "%s: %s: %s", name, what, tc_error());
-    ck_assert_int_eq(tc_numel(t), n);
-    for (int64_t k = 0; k < n; k++)
-        ck_assert_msg(fused_close(fused_element(t, k), want[k], precision),
-                      "%s: %s[%lld] is %.9g, PyTorch's %.9g", name, what, (long long)k,
-                      fused_element(t, k), want[k]);
+    char label[256];
+
+    snprintf(label, sizeof label, "%s: %s", name, what);
+    testing_expect_values(0, label, t, n, want,
+                          precision == TC_FLOAT32 ? TESTING_TOL(1e-5, 1e-6)
+                                                  : (testing_tol){ 1e-12, 1e-12, true });
 }
 
 static void fused_assert_values(const char *what, const fused_case *c, const tc_tensor *t,

@@ -23,11 +23,8 @@
 /* A tensor of shape and dtype from doubles (kept); a leaf requiring grad if grad. */
 static tc_tensor *nll_tensor(tc_shape shape, tc_dtype dtype, const double *v, bool grad)
 {
-    tc_tensor *t = K(tc_empty(shape, dtype));
+    tc_tensor *t = testing_tensor(shape, dtype, v);
 
-    ck_assert_ptr_nonnull(t);
-    for (int64_t k = 0; k < tc_numel(t); k++)
-        tc_store(t, k, v[k]);
     if (grad)
         ck_assert_int_eq(ag_set_requires_grad(t, true), 0);
     return t;
@@ -38,37 +35,15 @@ static tc_tensor *nll_tensor(tc_shape shape, tc_dtype dtype, const double *v, bo
 #define NLL_F64(shape, ...) nll_tensor(shape, TC_FLOAT64, NLL_D(__VA_ARGS__), false)
 #define NLL_LEAF_F32(shape, ...) nll_tensor(shape, TC_FLOAT32, NLL_D(__VA_ARGS__), true)
 #define NLL_LEAF_F64(shape, ...) nll_tensor(shape, TC_FLOAT64, NLL_D(__VA_ARGS__), true)
-/* int64 targets: exact (tc_store of an int64 from a double is exact below 2^53). */
-static tc_tensor *nll_targets(tc_shape shape, const int64_t *v)
-{
-    tc_tensor *t = K(tc_empty(shape, TC_INT64));
-
-    ck_assert_ptr_nonnull(t);
-    for (int64_t k = 0; k < tc_numel(t); k++)
-        tc_store_int64(t, k, v[k]);
-    return t;
-}
-#define NLL_I64(shape, ...) nll_targets(shape, (const int64_t[]){ __VA_ARGS__ })
-#define NLL_I64_0D(v) nll_targets(TC_SCALAR_SHAPE, (const int64_t[]){ v })
+/* int64 targets, exact (kept). */
+#define NLL_I64(shape, ...) testing_int64_tensor(shape, (const int64_t[]){ __VA_ARGS__ })
+#define NLL_I64_0D(v) testing_int64_tensor(TC_SCALAR_SHAPE, (const int64_t[]){ v })
 
 /* Assert that t holds n values (row-major) within rtol 1e-5, atol 1e-6 of
-   want (NaN matches NaN). */
+   want, whatever its dtype (NaN matches NaN). */
 static void nll_assert_values(int line, const tc_tensor *t, int64_t n, const double *want)
 {
-    tc_tensor *c;
-
-    ck_assert_msg(t != NULL, "line %d: NULL tensor (%s)", line, tc_error() ? tc_error() : "");
-    ck_assert_msg(tc_numel(t) == n, "line %d: %lld elements, expected %lld", line,
-                  (long long)tc_numel(t), (long long)n);
-    c = tc_contiguous(t);
-    for (int64_t k = 0; k < n; k++) {
-        double got = tc_load(c, c->storage_offset + k);
-        bool ok = isnan(want[k]) ? isnan(got)
-                                 : fabs(got - want[k]) <= 1e-6 + 1e-5 * fabs(want[k]);
-        ck_assert_msg(ok, "line %d: element %lld is %.9g, expected %.9g", line, (long long)k,
-                      got, want[k]);
-    }
-    tc_release(c);
+    testing_expect_values(line, "the tensor", t, n, want, TESTING_TOL(1e-5, 1e-6));
 }
 #define NLL_ASSERT_VALUES(t, ...)                                                               \
     nll_assert_values(__LINE__, t, (int64_t)(sizeof(NLL_D(__VA_ARGS__)) / sizeof(double)), \

@@ -28,16 +28,7 @@
 #define SM_INF INFINITY
 
 /* A tensor of shape and dtype from row-major values, kept (K). */
-static tc_tensor *sm_tensor(tc_shape shape, tc_dtype dtype, const double *v)
-{
-    tc_tensor *t = K(tc_empty(shape, dtype));
-
-    ck_assert_ptr_nonnull(t);
-    for (int64_t k = 0; k < tc_numel(t); k++)
-        tc_store(t, k, v[k]);
-    return t;
-}
-
+#define sm_tensor(shape, dtype, v) testing_tensor(shape, dtype, v)
 #define SM_F64(shape, ...) sm_tensor(shape, TC_FLOAT64, SM_D(__VA_ARGS__))
 #define SM_F32(shape, ...) sm_tensor(shape, TC_FLOAT32, SM_D(__VA_ARGS__))
 
@@ -48,25 +39,11 @@ static tc_tensor *sm_leaf(tc_tensor *t)
     return t;
 }
 
-/* Element k (row-major) of t, whatever its strides. */
-static double sm_element(const tc_tensor *t, int64_t k)
-{
-    int64_t position = t->storage_offset;
-
-    for (int64_t d = t->dim - 1; d >= 0; d--) {
-        position += (k % t->sizes[d]) * t->strides[d];
-        k /= t->sizes[d];
-    }
-    return tc_load(t, position);
-}
-
+/* got is want within rtol (relative alone: a zero, an infinity or NaN
+   exactly). */
 static bool sm_close(double got, double want, double rtol)
 {
-    if (isnan(want))
-        return isnan(got);
-    if (isinf(want) || want == 0)
-        return got == want;
-    return fabs(got - want) <= rtol * fabs(want);
+    return testing_close(got, want, TESTING_TOL(rtol, 0));
 }
 
 /* t has this shape, dtype and these values (rtol by dtype: 1e-6 for
@@ -74,20 +51,7 @@ static bool sm_close(double got, double want, double rtol)
 static void sm_expect(int line, const char *what, const tc_tensor *t, tc_shape shape,
                       tc_dtype dtype, const double *v, double rtol)
 {
-    ck_assert_msg(t != NULL, "line %d: %s is NULL (%s)", line, what,
-                  tc_error() ? tc_error() : "no error");
-    ck_assert_msg(t->dtype == dtype, "line %d: %s has dtype %d, expected %d", line, what,
-                  (int)t->dtype, (int)dtype);
-    ck_assert_msg(t->dim == shape.dim, "line %d: %s has dim %lld, expected %lld", line, what,
-                  (long long)t->dim, (long long)shape.dim);
-    for (int64_t d = 0; d < shape.dim; d++)
-        ck_assert_msg(t->sizes[d] == shape.sizes[d], "line %d: %s size %lld is %lld, not %lld",
-                      line, what, (long long)d, (long long)t->sizes[d],
-                      (long long)shape.sizes[d]);
-    for (int64_t k = 0; k < tc_numel(t); k++)
-        ck_assert_msg(sm_close(sm_element(t, k), v[k], rtol),
-                      "line %d: %s element %lld is %.17g, expected %.17g", line, what,
-                      (long long)k, sm_element(t, k), v[k]);
+    testing_expect_tensor(line, what, t, dtype, shape, v, TESTING_TOL(rtol, 0));
 }
 
 #define SM_EXPECT64(t, shape, ...) \

@@ -1,5 +1,7 @@
 /* testing.c: helpers shared by the chapters' suites. */
 #include <check.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "testing.h"
@@ -137,4 +139,100 @@ TCase *testing_tcase(const char *name, void (*setup)(void), void (*teardown)(voi
     if (setup != NULL || teardown != NULL)
         tcase_add_checked_fixture(tc, setup, teardown);
     return tc;
+}
+
+int64_t testing_numel(tc_shape shape)
+{
+    int64_t n = 1;
+
+    for (int64_t d = 0; d < shape.dim; d++)
+        n *= shape.sizes[d];
+    return n;
+}
+
+tc_tensor *testing_tensor(tc_shape shape, tc_dtype dtype, const double *values)
+{
+    tc_tensor *t = testing_keep(tc_empty(shape, dtype));
+
+    ck_assert_ptr_nonnull(t);
+    for (int64_t k = 0; k < testing_numel(shape); k++)
+        if (dtype == TC_INT64)
+            tc_store_int64(t, k, (int64_t)values[k]);
+        else
+            tc_store(t, k, values[k]);
+    return t;
+}
+
+tc_tensor *testing_int64_tensor(tc_shape shape, const int64_t *values)
+{
+    tc_tensor *t = testing_keep(tc_empty(shape, TC_INT64));
+
+    ck_assert_ptr_nonnull(t);
+    for (int64_t k = 0; k < testing_numel(shape); k++)
+        tc_store_int64(t, k, values[k]);
+    return t;
+}
+
+double testing_element(const tc_tensor *t, int64_t k)
+{
+    int64_t position = t->storage_offset;
+
+    for (int64_t d = t->dim - 1; d >= 0; d--) {
+        position += (k % t->sizes[d]) * t->strides[d];
+        k /= t->sizes[d];
+    }
+    return tc_load(t, position);
+}
+
+bool testing_close(double got, double want, testing_tol tol)
+{
+    double error = fabs(got - want), scaled = tol.rtol * fabs(want);
+
+    if (isnan(want) || isnan(got))
+        return isnan(want) && isnan(got);
+    if (isinf(want) || isinf(got))
+        return got == want;
+    return error <= (tol.max_rule ? fmax(tol.atol, scaled) : tol.atol + scaled);
+}
+
+/* "line N: what" (or "what" alone if line <= 0), for the messages. */
+static const char *testing_label(char *buf, size_t size, int line, const char *what)
+{
+    if (line > 0)
+        snprintf(buf, size, "line %d: %s", line, what);
+    else
+        snprintf(buf, size, "%s", what);
+    return buf;
+}
+
+void testing_expect_values(int line, const char *what, const tc_tensor *t, int64_t n,
+                           const double *values, testing_tol tol)
+{
+    char buf[512];
+    const char *label = testing_label(buf, sizeof buf, line, what);
+
+    ck_assert_msg(t != NULL, "%s is NULL (%s)", label, tc_error() ? tc_error() : "no error");
+    ck_assert_msg(tc_numel(t) == n, "%s has %lld elements, expected %lld", label,
+                  (long long)tc_numel(t), (long long)n);
+    for (int64_t k = 0; k < n; k++)
+        ck_assert_msg(testing_close(testing_element(t, k), values[k], tol),
+                      "%s element %lld is %.17g, expected %.17g", label, (long long)k,
+                      testing_element(t, k), values[k]);
+}
+
+void testing_expect_tensor(int line, const char *what, const tc_tensor *t, tc_dtype dtype,
+                           tc_shape shape, const double *values, testing_tol tol)
+{
+    char buf[512];
+    const char *label = testing_label(buf, sizeof buf, line, what);
+
+    ck_assert_msg(t != NULL, "%s is NULL (%s)", label, tc_error() ? tc_error() : "no error");
+    ck_assert_msg(t->dtype == dtype, "%s has dtype %s, expected %s", label,
+                  tc_dtype_name(t->dtype), tc_dtype_name(dtype));
+    ck_assert_msg(t->dim == shape.dim, "%s has dim %lld, expected %lld", label,
+                  (long long)t->dim, (long long)shape.dim);
+    for (int64_t d = 0; d < shape.dim; d++)
+        ck_assert_msg(t->sizes[d] == shape.sizes[d], "%s size %lld is %lld, not %lld", label,
+                      (long long)d, (long long)t->sizes[d], (long long)shape.sizes[d]);
+    testing_expect_values(line, what, t, testing_numel(shape), values, tol);
 }

@@ -3,6 +3,8 @@
 #define TESTING_H
 
 #include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "tc.h"
 
@@ -79,5 +81,46 @@ void testing_release_kept(void);
    may be NULL) with no pending error before and after; what K kept is
    released after teardown. */
 TCase *testing_tcase(const char *name, void (*setup)(void), void (*teardown)(void));
+
+/* ---------------------------------------- tensors from C arrays, and values */
+
+/* The number of elements of a tensor of this shape. */
+int64_t testing_numel(tc_shape shape);
+
+/* A new tensor of this shape and dtype holding values (row-major), kept (K):
+   int64 elements are the doubles converted exactly (below 2^53), the others
+   stored by tc_store. The test fails if it cannot be made. */
+tc_tensor *testing_tensor(tc_shape shape, tc_dtype dtype, const double *values);
+
+/* An int64 tensor of this shape holding values (class indices ...), kept. */
+tc_tensor *testing_int64_tensor(tc_shape shape, const int64_t *values);
+
+/* Element k of t in row-major order, whatever its strides and offset. */
+double testing_element(const tc_tensor *t, int64_t k);
+
+/* How near a value must be to the expected one. NaN matches only NaN and an
+   infinity only itself (on either side), whatever the tolerance; other values
+   match when |got - want| <= atol + rtol * |want| (torch.allclose's rule) or,
+   with max_rule, when |got - want| <= max(atol, rtol * |want|). All zero:
+   exactly. */
+typedef struct {
+    double rtol, atol;
+    bool max_rule;
+} testing_tol;
+
+#define TESTING_TOL(rtol, atol) ((testing_tol){ (rtol), (atol), false })
+
+bool testing_close(double got, double want, testing_tol tol);
+
+/* Assert that t (the result of `what`, at `line`; no line in the messages if
+   line <= 0) is not NULL, holds n elements, and that each, in row-major order,
+   is its entry of values within tol. Neither dtype nor shape is asserted. */
+void testing_expect_values(int line, const char *what, const tc_tensor *t, int64_t n,
+                           const double *values, testing_tol tol);
+
+/* Assert that t is not NULL, has this dtype and shape, and that each of its
+   elements (row-major) is its entry of values within tol. */
+void testing_expect_tensor(int line, const char *what, const tc_tensor *t, tc_dtype dtype,
+                           tc_shape shape, const double *values, testing_tol tol);
 
 #endif
