@@ -16,7 +16,7 @@
 #             (book/browsercheck.py), and both EPUBs through epubcheck
 #   fuzz      each libFuzzer target in $FUZZ_TARGETS (set by the Makefile)
 #             over its stored corpus, then fuzzed afresh for
-#             $FUZZ_CHECK_SECONDS (tests/fuzz/run.sh)
+#             $FUZZ_CHECK_RUNS inputs from seed $FUZZ_SEED (tests/fuzz/run.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -149,8 +149,8 @@ if [ $memcheck = 1 ] && [ -n "${FUZZ_TARGETS:-}" ]; then
     echo "== fuzz targets (tests/fuzz)"
     for t in $FUZZ_TARGETS; do
         step "fuzz $t: stored corpus" tests/fuzz/run.sh corpus 0 "$t"
-        step "fuzz $t: fresh ${FUZZ_CHECK_SECONDS:-20}s run" \
-            tests/fuzz/run.sh fresh "${FUZZ_CHECK_SECONDS:-20}" "$t"
+        step "fuzz $t: ${FUZZ_CHECK_RUNS:-30000} fresh inputs, seed ${FUZZ_SEED:-1}" \
+            tests/fuzz/run.sh fresh "${FUZZ_CHECK_RUNS:-30000}" "$t"
     done
 fi
 

@@ -6,8 +6,13 @@
 #            and total executions; a crashing input is saved as
 #            build/fuzz/crashes/NAME/crash-SHA1 (and the run fails).
 #   corpus   run every stored input of each target once (the regressions).
-#   fresh    a short fuzz run of SECONDS from the stored corpus, in a
-#            scratch directory (what `make check` does after `corpus`).
+#   fresh    a short fuzz run from the stored corpus, in a scratch
+#            directory (what `make check` does after `corpus`): SECONDS is
+#            here a number of executions, and the seed is fixed
+#            (FUZZ_SEED, default 1), so that every machine tries the same
+#            inputs and a failure in CI fails the same way on yours.
+# On a find, the failing input is printed in base64 beside the message:
+#   echo BASE64 | base64 -d > crash; build/fuzz/fuzz_NAME crash
 # Exit status: 0 if no target found anything.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,9 +37,13 @@ for name in "$@"; do
         "$bin" "${common[@]}" -runs=0 "$corpus" > "$log" 2>&1 ;;
     fuzz|fresh)
         work=build/fuzz/work/$name
-        [ "$mode" = fresh ] && { rm -rf "$work"; }
+        limit=(-max_total_time="$seconds")
+        if [ "$mode" = fresh ]; then
+            rm -rf "$work"
+            limit=(-runs="$seconds" -seed="${FUZZ_SEED:-1}")
+        fi
         mkdir -p "$work"
-        "$bin" "${common[@]}" -max_total_time="$seconds" -artifact_prefix="$crashes/" \
+        "$bin" "${common[@]}" "${limit[@]}" -artifact_prefix="$crashes/" \
             "$work" "$corpus" > "$log" 2>&1 ;;
     *)
         echo "run.sh: unknown mode $mode" >&2; exit 2 ;;
@@ -50,8 +59,14 @@ for name in "$@"; do
         status=1
         printf '%-10s %-7s FOUND  after %s executions (log: %s)\n' "$name" "$mode" \
             "${runs:-?}" "$log"
-        grep -E 'ERROR: |runtime error|invariant broken|SUMMARY|Test unit written' "$log" |
-            head -n 8 | sed 's/^/    /'
+        grep -A1 -E 'ERROR: |runtime error|invariant broken|SUMMARY|Test unit written' "$log" |
+            grep -v '^--$' | head -n 12 | sed 's/^/    /'
+        unit=$(sed -nE 's/.*Test unit written to (.*)$/\1/p' "$log" | tail -n 1)
+        if [ -n "$unit" ] && [ -f "$unit" ]; then
+            echo "    the input, in base64 (echo ... | base64 -d > crash; $bin crash):"
+            base64 -w 0 "$unit" | fold -w 100 | sed 's/^/    /'
+            echo
+        fi
     fi
 done
 exit $status
