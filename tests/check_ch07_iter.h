@@ -731,7 +731,21 @@ START_TEST(test_iter_errors)
                                                     TC_SHAPE(3))),
                                         it7_zeros(TC_SHAPE(3), TC_FLOAT32)));
     ck_assert_ptr_nonnull(tc_error());
-    ck_assert(strstr(tc_error(), "unsupported operation") != NULL);
+    ck_assert_str_eq(tc_error(), "unsupported operation: more than one element of the "
+                     "written-to tensor refers to a single memory location. Please clone() "
+                     "the tensor before performing the operation.");
+    /* x=torch.zeros(4); torch.add(x[1:3], 1, out=x[0:2]) */
+    tc_clear_error();
+    tc_tensor *x4 = it7_zeros(TC_SHAPE(4), TC_FLOAT32);
+    ck_assert_ptr_null(tc_iter_unary_op(K(tc_slice(x4, 0, 0, 2, 1)), K(tc_slice(x4, 0, 1, 3, 1))));
+    ck_assert_str_eq(tc_error(), "unsupported operation: some elements of the input tensor and "
+                     "the written-to tensor refer to a single memory location. Please clone() "
+                     "the tensor before performing the operation.");
+    /* exactly the same memory is allowed: x.add_(1) */
+    tc_clear_error();
+    it = tc_iter_unary_op(x4, x4);
+    ck_assert_ptr_nonnull(it);
+    tc_iter_release(it);
     /* NULL and failed operands pass the earlier message on */
     tc_clear_error();
     tc_fail("earlier");
