@@ -46,11 +46,14 @@ static double torch_seconds(const char *name, int threads)
 
 /* ---- the kernels timed ---------------------------------------------------- */
 
-/* y = square(x) into the preallocated y: the one call of this file that
-   depends on the name vec's branch gives it. */
+/* y = square(x) into the preallocated y, as torch.square(x, out=y): the
+   iterator's plan over (y, x) running the vectorized square kernel of the
+   capability in use, what tc_square runs once it has allocated y. */
 static bool square_into(tc_tensor *y, const tc_tensor *x)
 {
-    return tc_square_out(y, x) != NULL;
+    tc_kernel *square = tc_vec_kernel(TC_VEC_SQUARE, x->dtype);
+
+    return square != NULL && tc_iter_loop(2, (tc_tensor *[]){ y, (tc_tensor *)x }, square, NULL);
 }
 
 typedef struct {
@@ -331,16 +334,19 @@ static const char *const line_color[NLINES] = { "#777777", "#0b5cad", "#c0392b",
 static bool plot(const char *path, double gbs[NLINES][NSWEEP])
 {
     const int left = 60, top = 30, width = 440, height = 250;
-    double x0 = 3, x1 = 8, y0 = -1, y1 = 1, ymax = 1;
+    double x0 = 3, x1 = 8, y0, y1, ymin = 1e9, ymax = 1;
     FILE *f = fopen(path, "w");
 
     if (f == NULL)
         return false;
     for (int l = 0; l < NLINES; l++)
         for (int k = 0; k < NSWEEP; k++)
-            if (gbs[l][k] > ymax)
-                ymax = gbs[l][k];
+            if (gbs[l][k] > 0) {
+                ymax = fmax(ymax, gbs[l][k]);
+                ymin = fmin(ymin, gbs[l][k]);
+            }
     y1 = ceil(log10(ymax));
+    y0 = fmin(floor(log10(ymin)), y1 - 1);
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"420\" "
                "font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\">\n"
                "<rect width=\"560\" height=\"420\" fill=\"#ffffff\"/>\n"
