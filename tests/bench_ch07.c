@@ -3,9 +3,9 @@
    of the same bytes and against PyTorch; square of 1,000 float32, the whole
    call, against PyTorch; square of a 4096 x 4096 transposed view into a
    contiguous output against PyTorch and against the contiguous case;
-   matmul float32 512 and 1024 against PyTorch's torch.mm (one thread; there
-   is no OpenBLAS here to call, see below) and against the FMA peak measured
-   here, and two threads against one; chapter 4's sparse.mm against
+   matmul float32 512 and 1024 against OpenBLAS's sgemm when a libopenblas
+   can be loaded, against PyTorch's torch.mm (one thread) and against the
+   FMA peak measured here, and two threads against one; chapter 4's sparse.mm against
    PyTorch; sum of 6.4e7 float32 against the read bandwidth; x.t() + x.t()
    against x + x and against PyTorch. PyTorch's side is
    tests/bench_torch_ch07.py, run through $TORCH_BENCH_CH07 when
@@ -305,18 +305,24 @@ static bool run_torch(const char *matrix_file)
     return true;
 }
 
-/* "  PyTorch ...: T ms  ours Rx faster (goal)" for the measurement name,
-   or why there is none. */
-static void versus_torch(const char *what, const char *name, int threads, double ours,
-                         const char *goal)
+/* "  WHAT  T ms  WHO's time / ours: R  GOAL" for the measurement name of the
+   Python side, or why there is none. */
+static void versus(const char *what, const char *who, const char *name, int threads,
+                   double ours, const char *goal)
 {
     double theirs = torch_seconds(name, threads);
 
     if (theirs < 0)
         ROW(what, "(%s)", torch_why[0] != '\0' ? torch_why : "no measurement");
     else
-        ROW(what, "%9.3f ms  PyTorch's time / ours: %5.2f  %s", theirs * 1e3, theirs / ours,
+        ROW(what, "%9.3f ms  %s's time / ours: %5.2f  %s", theirs * 1e3, who, theirs / ours,
             goal);
+}
+
+static void versus_torch(const char *what, const char *name, int threads, double ours,
+                         const char *goal)
+{
+    versus(what, "PyTorch", name, threads, ours, goal);
 }
 
 /* ---- the plot ----------------------------------------------------------------- */
@@ -470,8 +476,13 @@ static void goals_matmul(double peak)
             snprintf(what, sizeof what, "matmul float32 %d x %d, one thread", n, n);
             ROW(what, "%9.3f ms  %.1f GFLOP/s, %.2f of the peak", one * 1e3, flops / one * 1e-9,
                 flops / one * 1e-9 / peak);
+            snprintf(name, sizeof name, "openblas_mm_%d", n);
+            if (torch_seconds(name, 1) > 0)
+                versus("  OpenBLAS sgemm, one thread", "OpenBLAS", name, 1, one, "(goal >= 0.9)");
+            else
+                ROW("  OpenBLAS sgemm, one thread", "(no libopenblas here: not measured)");
             snprintf(name, sizeof name, "mm_%d", n);
-            versus_torch("  PyTorch, torch.mm, one thread", name, 1, one, "(goal >= 0.9)");
+            versus_torch("  PyTorch, torch.mm, one thread", name, 1, one, "");
             ROW("  two threads", "%9.3f ms  one thread's time / two's: %.2f  (goal >= 1.7)",
                 two * 1e3, one / two);
             versus_torch("  PyTorch, torch.mm, two threads", name, 2, two, "");

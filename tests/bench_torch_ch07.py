@@ -16,8 +16,12 @@ what the C benchmark times, on tensors of the same shapes and dtypes:
           imported.  The exit status is 0 in every one of these cases.
 
 Every measurement runs with torch.set_num_threads(1), as the C side runs
-with one thread, except those whose THREADS says 2.
+with one thread, except those whose THREADS says 2. When a libopenblas can
+be loaded (ctypes), the matrix products are also timed with its
+cblas_sgemm on one thread, as "torch openblas_mm_N 1 SECONDS".
 """
+import ctypes
+import ctypes.util
 import sys
 import time
 
@@ -43,6 +47,29 @@ def per_call(fn, calls, runs=5):
         for _ in range(calls):
             fn()
     return best(loop, runs) / calls
+
+
+def openblas():
+    """libopenblas through ctypes, on one thread, or None."""
+    name = ctypes.util.find_library("openblas")
+    if name is None:
+        return None
+    try:
+        lib = ctypes.CDLL(name)
+        lib.openblas_set_num_threads(1)
+        return lib
+    except (OSError, AttributeError):
+        return None
+
+
+def sgemm_seconds(lib, a, b, c):
+    """The best time of c = a @ b (square float32 torch tensors) by cblas_sgemm."""
+    n = a.shape[0]
+    p = [ctypes.c_void_p(t.data_ptr()) for t in (a, b, c)]
+    one, zero = ctypes.c_float(1.0), ctypes.c_float(0.0)
+    # CblasRowMajor = 101, CblasNoTrans = 111
+    return best(lambda: lib.cblas_sgemm(101, 111, 111, n, n, n, one, p[0], n, p[1], n,
+                                        zero, p[2], n), 5)
 
 
 def main():
@@ -73,8 +100,11 @@ def main():
     report("add_tt", 1, best(lambda: m.t() + m.t(), 5))
     report("add_contiguous", 1, best(lambda: m + m, 5))
     del m, out
+    blas = openblas()
     for n in (512, 1024):
         a, b = torch.rand(n, n), torch.rand(n, n)
+        if blas is not None:
+            report(f"openblas_mm_{n}", 1, sgemm_seconds(blas, a, b, torch.empty(n, n)))
         for threads in (1, 2):
             torch.set_num_threads(threads)
             report(f"mm_{n}", threads, best(lambda: torch.mm(a, b), 5))
