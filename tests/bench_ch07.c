@@ -463,7 +463,7 @@ static void goals_matmul(double peak)
         tc_tensor *a = random_tensor(TC_SHAPE(n, n)), *b = random_tensor(TC_SHAPE(n, n));
         job j = { .x = a, .y = b };
         double one, two, flops = 2.0 * n * n * n;
-        char what[64], name[16];
+        char what[64], name[32];
 
         if (a == NULL || b == NULL) {
             printf("  out of memory\n");
