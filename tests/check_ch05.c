@@ -37,6 +37,7 @@
 #include "autograd_impl.h"    /* a test's own node (gradcheck's checks of backward) */
 #include "tc.h"
 #include "testing.h"
+#include "testing_graph.h"
 
 #ifndef CH05_VIEWS
 #define CH05_VIEWS 1          /* ag_view ... ag_unbind, ag_add_ ... (branch views) */
@@ -173,39 +174,8 @@ static void expect_values(int line, const char *what, const tc_tensor *t, tc_sha
 #define EXPECT_NO_GRAD(t) \
     ck_assert_msg(ag_grad(t) == NULL, "line %d: %s has a grad", __LINE__, #t)
 
-typedef struct {
-    const char *name;    /* type name of the next node, or NULL */
-    int input_nr;
-} edge_spec;
-
-/* fn's type name, name() and next_functions. */
-static void expect_node(int line, const ag_node *fn, const char *type, const char *name,
-                        int n, const edge_spec *next)
-{
-    ck_assert_msg(fn != NULL, "line %d: no grad_fn, expected %s", line, type);
-    ck_assert_msg(strcmp(ag_node_type_name(fn), type) == 0, "line %d: type %s, expected %s",
-                  line, ag_node_type_name(fn), type);
-    ck_assert_msg(strcmp(ag_node_name(fn), name) == 0, "line %d: name() %s, expected %s", line,
-                  ag_node_name(fn), name);
-    ck_assert_msg(ag_node_num_next(fn) == n, "line %d: %s has %d next_functions, expected %d",
-                  line, type, ag_node_num_next(fn), n);
-    for (int j = 0; j < n; j++) {
-        ag_edge e = ag_node_next(fn, j);
-        if (next[j].name == NULL)
-            ck_assert_msg(e.node == NULL, "line %d: edge %d leads to %s, expected None", line,
-                          j, ag_node_type_name(e.node));
-        else
-            ck_assert_msg(e.node != NULL && strcmp(ag_node_type_name(e.node), next[j].name) == 0,
-                          "line %d: edge %d leads to %s, expected %s", line, j,
-                          e.node ? ag_node_type_name(e.node) : "None", next[j].name);
-        ck_assert_msg(e.input_nr == next[j].input_nr, "line %d: edge %d input_nr %d, expected %d",
-                      line, j, e.input_nr, next[j].input_nr);
-    }
-}
-
-#define EDGES(...) (int)(sizeof((const edge_spec[]){ __VA_ARGS__ }) / sizeof(edge_spec)), \
-                   (const edge_spec[]){ __VA_ARGS__ }
-/* EXPECT_NODE(y, "MulBackward0", {"AccumulateGrad", 0}, {NULL, 0}): name() = type name. */
+/* EXPECT_NODE(y, "MulBackward0", {"AccumulateGrad", 0}, {NULL, 0}): name() = type name
+   (expect_node and EDGES are in testing_graph.h). */
 #define EXPECT_NODE(t, type, ...) \
     expect_node(__LINE__, ag_grad_fn(t), type, type, EDGES(__VA_ARGS__))
 #define ACC { "AccumulateGrad", 0 }

@@ -42,6 +42,7 @@
 
 #include "tc.h"
 #include "testing.h"
+#include "testing_graph.h"
 
 #ifndef CH06_FUSED
 #define CH06_FUSED 1    /* ag_cross_entropy_fused (branch fused); -DCH06_FUSED=0 builds the rest */
@@ -195,41 +196,8 @@ static int backward_seeded(tc_tensor *loss, double seed)
 
 /* ------------------------------------------------ names and next_functions */
 
-typedef struct {
-    const char *name;    /* type name of the next node, or NULL */
-    int input_nr;
-} edge_spec;
-
-/* fn's type name, name() and next_functions. */
-static void expect_node(int line, const ag_node *fn, const char *type, int n,
-                        const edge_spec *next)
-{
-    ck_assert_msg(fn != NULL, "line %d: no grad_fn, expected %s", line, type);
-    ck_assert_msg(strcmp(ag_node_type_name(fn), type) == 0, "line %d: type %s, expected %s",
-                  line, ag_node_type_name(fn), type);
-    ck_assert_msg(strcmp(ag_node_name(fn), type) == 0, "line %d: name() %s, expected %s", line,
-                  ag_node_name(fn), type);
-    ck_assert_msg(ag_node_num_next(fn) == n, "line %d: %s has %d next_functions, expected %d",
-                  line, type, ag_node_num_next(fn), n);
-    for (int j = 0; j < n; j++) {
-        ag_edge e = ag_node_next(fn, j);
-        if (next[j].name == NULL)
-            ck_assert_msg(e.node == NULL, "line %d: %s edge %d leads to %s, expected None",
-                          line, type, j, ag_node_type_name(e.node));
-        else
-            ck_assert_msg(e.node != NULL && strcmp(ag_node_type_name(e.node), next[j].name) == 0,
-                          "line %d: %s edge %d leads to %s, expected %s", line, type, j,
-                          e.node ? ag_node_type_name(e.node) : "None", next[j].name);
-        ck_assert_msg(e.input_nr == next[j].input_nr,
-                      "line %d: %s edge %d input_nr %d, expected %d", line, type, j, e.input_nr,
-                      next[j].input_nr);
-    }
-}
-
-#define EDGES(...) (int)(sizeof((const edge_spec[]){ __VA_ARGS__ }) / sizeof(edge_spec)), \
-                   (const edge_spec[]){ __VA_ARGS__ }
 /* EXPECT_NODE(fn, "NllLossBackward0", {"LogSoftmaxBackward0", 0}) */
-#define EXPECT_NODE(fn, type, ...) expect_node(__LINE__, fn, type, EDGES(__VA_ARGS__))
+#define EXPECT_NODE(fn, type, ...) expect_node(__LINE__, fn, type, type, EDGES(__VA_ARGS__))
 #define ACC { "AccumulateGrad", 0 }
 #define NO_EDGE { NULL, 0 }
 

@@ -28,21 +28,28 @@ passed=0 failed=0 checks=0 checks_failed=0
 logs=build/test/logs
 mkdir -p "$logs"
 
+# "  (N s)" after a step that took 5 seconds or more: where make check's time goes.
+took() {
+    local s=$((SECONDS - $1))
+    [ "$s" -lt 5 ] || printf '  (%d s)' "$s"
+}
+
 # step NAME COMMAND...: run COMMAND, print PASS or FAIL (with the log's tail).
 step() {
-    local name=$1 log; shift
+    local name=$1 log start=$SECONDS; shift
     log=$logs/$(echo "$name" | tr ' /' '__').log
     if "$@" > "$log" 2>&1; then
-        printf 'PASS  %s\n' "$name"; passed=$((passed + 1))
+        printf 'PASS  %s%s\n' "$name" "$(took $start)"; passed=$((passed + 1))
     else
-        printf 'FAIL  %s  (log: %s)\n' "$name" "$log"; tail -n 25 "$log" | sed 's/^/      /'
+        printf 'FAIL  %s  (log: %s)%s\n' "$name" "$log" "$(took $start)"
+        tail -n 25 "$log" | sed 's/^/      /'
         failed=$((failed + 1))
     fi
 }
 
 # A Check run counts its tests into the totals; the step itself is not counted.
 unit() {
-    local name=$1 log line; shift
+    local name=$1 log line start=$SECONDS; shift
     log=$logs/$(echo "$name" | tr ' /' '__').log
     "$@" > "$log" 2>&1; local status=$?
     line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
@@ -52,12 +59,12 @@ unit() {
     f=$(echo "$line" | sed -nE 's/.*Failures: ([0-9]+).*/\1/p'); f=${f:-0}
     e=$(echo "$line" | sed -nE 's/.*Errors: ([0-9]+).*/\1/p'); e=${e:-0}
     if [ "$status" -ne 0 ] || [ -z "$line" ]; then
-        printf 'FAIL  %s  (log: %s)\n' "$name" "$log"
+        printf 'FAIL  %s  (log: %s)%s\n' "$name" "$log" "$(took $start)"
         grep -E ':[EF]:' "$log" | head -n 20 | sed 's/^/      /'
         tail -n 15 "$log" | sed 's/^/      /'
         [ "$f" -gt 0 ] || [ "$e" -gt 0 ] || f=1
     else
-        printf 'PASS  %s\n' "$name"
+        printf 'PASS  %s%s\n' "$name" "$(took $start)"
     fi
     checks=$((checks + n)); checks_failed=$((checks_failed + f + e))
 }
