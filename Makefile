@@ -74,7 +74,8 @@ help:
 	@echo 'make book       render the books only'
 	@echo 'make browsercheck  open every page in headless Chromium (1280 and 390 px)'
 	@echo '                and run epubcheck on the EPUBs (also part of check and test)'
-	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run)'
+	@echo 'make bench      run the benchmarks (ratios to baselines measured in the same run);'
+	@echo '                BENCH=bench_ch07 runs one chapter'"'"'s only'
 	@echo 'make exercises  run the tests of the exercises at the end of each chapter'
 	@echo '                (they fail until you solve them; EX=ch01_eye runs one)'
 	@echo 'make fuzz       run every libFuzzer target (tests/fuzz/fuzz_*.c) for'
@@ -183,10 +184,12 @@ build/book/md/.stamp: $(NW) $(TOC) book/weave.py $(WEAVE_INPUTS) | deps
 	@touch $@
 
 # The output blocks show what the programs print, captured when the book is
-# built; addresses are normalised as for the golden files.
+# built; addresses are normalised as for the golden files, while the lines
+# marked [timed] or [machine] keep what they said on the machine that built
+# the book (the golden files leave those out).
 build/book/out/ch%.txt: build/bin/ch% tests/normalize.sh
 	@mkdir -p $(@D)
-	set -o pipefail; build/bin/ch$* --parts | tests/normalize.sh > $@
+	set -o pipefail; build/bin/ch$* --parts | tests/normalize.sh --book > $@
 
 pytorch-outputs:
 	/usr/bin/python3 book/pytorch.py record
@@ -269,21 +272,25 @@ build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) b
 	    $(BENCH_SRC) $(call snap,$(LAST))/src/*.c $(LDLIBS) -o $@
 
 # Chapter 4 times PyTorch's coalesce in the same run, through the script in
-# TORCH_BENCH, chapter 5 PyTorch's autograd, through TORCH_BENCH_CH05, and
-# chapter 6 PyTorch's cross-entropy, through TORCH_BENCH_CH06, when
-# /usr/bin/python3 has torch.
+# TORCH_BENCH, chapter 5 PyTorch's autograd, through TORCH_BENCH_CH05,
+# chapter 6 PyTorch's cross-entropy, through TORCH_BENCH_CH06, and chapter 7
+# PyTorch's square, sum, mm, sparse.mm and transposed adds, through
+# TORCH_BENCH_CH07, when /usr/bin/python3 has torch. Benchmarks write their
+# files (chapter 7's plot, build/bench/ch07.svg) under BENCH_DIR.
 TORCH_PY := /usr/bin/python3
 TORCH_ENV := TORCH_BENCH='$(TORCH_PY) tests/bench_torch_ch04.py' \
              TORCH_BENCH_CH05='$(TORCH_PY) tests/bench_torch_ch05.py' \
-             TORCH_BENCH_CH06='$(TORCH_PY) tests/bench_torch_ch06.py'
+             TORCH_BENCH_CH06='$(TORCH_PY) tests/bench_torch_ch06.py' \
+             TORCH_BENCH_CH07='$(TORCH_PY) tests/bench_torch_ch07.py'
 
+# `make bench BENCH=bench_ch07` runs one chapter's benchmarks.
 bench: build/bench/bench
 	@if $(TORCH_PY) -c 'import torch' 2> /dev/null; then \
-	    echo "$(TORCH_ENV) build/bench/bench"; \
-	    $(TORCH_ENV) build/bench/bench; \
+	    echo "$(TORCH_ENV) BENCH_DIR=build/bench build/bench/bench $(BENCH)"; \
+	    $(TORCH_ENV) BENCH_DIR=build/bench build/bench/bench $(BENCH); \
 	else \
 	    echo "bench: $(TORCH_PY) cannot import torch: the comparisons with PyTorch are skipped"; \
-	    build/bench/bench; \
+	    BENCH_DIR=build/bench build/bench/bench $(BENCH); \
 	fi
 
 # ---- fuzzing --------------------------------------------------------------------

@@ -3,6 +3,7 @@
    the same run measures on the same machine; never an absolute target. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench.h"
@@ -43,10 +44,21 @@ void bench_escape(void *p)
     bench_sink = p;
 }
 
-int main(void)
+/* bench [NAME...]: every benchmark, or only those named (bench_ch07). */
+int main(int argc, char **argv)
 {
-#define BENCH(name) name();
+    int ran = 0;
+
+#define BENCH(name)                                                         \
+    for (int i = 1; i <= argc; i++)                                         \
+        if (argc == 1 || (i < argc && strcmp(argv[i], #name) == 0)) {       \
+            name();                                                         \
+            ran++;                                                          \
+            break;                                                          \
+        }
     BENCHES
 #undef BENCH
-    return 0;
+    if (ran == 0)
+        fprintf(stderr, "bench: no benchmark named so\n");
+    return ran == 0;
 }

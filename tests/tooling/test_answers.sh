@@ -83,12 +83,24 @@ t_twins_neutral() {     # an output div needs no twin and is not "text outside"
     python3 book/twins.py check "$FIX/03-gamma.nw"
 }
 t_real_book() {         # the real book's outputs are the golden outputs, marked
-    local f n
+    local f n           # (and with their [timed] and [machine] values kept)
     for f in build/book/out/ch*.txt; do
         [ -e "$f" ] || continue
         n=$(basename "$f" .txt)
-        diff <(grep -v '^@part ' "$f") "tests/golden/$n.out" || { echo "$f"; return 1; }
+        diff <(grep -v '^@part ' "$f" | tests/normalize.sh) "tests/golden/$n.out" ||
+            { echo "$f"; return 1; }
     done
+}
+t_normalize() {         # timings and the machine out of the golden output, not the book's
+    local in='at 0x7ffd12 [timed]: 1.23
+capability [machine]: AVX2
+plain: 0x10'
+    [ "$(printf '%s\n' "$in" | tests/normalize.sh)" = 'at 0xADDR [timed]: ...
+capability [machine]: ...
+plain: 0xADDR' ] &&
+    [ "$(printf '%s\n' "$in" | tests/normalize.sh --book)" = 'at 0xADDR [timed]: 1.23
+capability [machine]: AVX2
+plain: 0xADDR' ]
 }
 
 check "an output div becomes PyTorch's lines and output and the program's part" t_fills
@@ -101,5 +113,6 @@ check "a reference to an unknown figure stops the weave" t_unknown_figure
 check "the Python run for PyTorch is the Python shown, noweb escapes undone" t_python_unescaped
 check "twins check accepts language-neutral output divs" t_twins_neutral
 check "the book's captured outputs, unmarked, are the golden outputs" t_real_book
+check "normalize.sh hides [timed] and [machine] values, except for the book" t_normalize
 
 finish "answers"
