@@ -14,6 +14,7 @@ packages=(
     graphviz                    # dot, for the figures of later chapters
     chromium                    # the book opened in a real browser (book/browsercheck.py)
     epubcheck default-jre-headless  # validates the EPUBs (a Java program)
+    libopenblas0-pthread        # make bench: chapter 7's matmul against OpenBLAS
 )
 
 # clang's sanitizer runtimes and libFuzzer (make fuzz, and the fuzz steps of
