@@ -97,15 +97,33 @@ build/.cc: FORCE
 
 # ---- snapshots, binaries, test programs ------------------------------------
 
-# The test program of snapshot n, built into DIR with the flags in variable FLAGS:
-# $(call test_program,DIR,FLAGS,n)
+# The library of snapshot n, compiled once per set of flags, into OBJ/chNN/*.o,
+# and linked into every program of that snapshot (its test program, its
+# chapter's binary, the earlier chapters' demos, the exercises), instead of
+# being compiled again for each: $(call library,OBJ,COMPILER,FLAGS,n). The
+# objects are rebuilt together when the snapshot or the compiler changes.
+define library
+$(1)/ch$(4)/.stamp: $(call snap,$(4))/.stamp build/.cc
+	@rm -rf $$(@D) && mkdir -p $$(@D)
+	@echo '$$($(2)) $$($(3)) -c $(call snap,$(4))/src/*.c -> $$(@D)'
+	@set -e; for f in $(call snap,$(4))/src/*.c; do \
+	    $$($(2)) $$($(3)) -I$(call snap,$(4))/src -c "$$$$f" \
+	        -o $$(@D)/"$$$$(basename "$$$$f" .c)".o; \
+	done
+	@touch $$@
+endef
+lib = build/obj/ch$(1)/.stamp
+libobjs = build/obj/ch$(1)/*.o
+
+# The test program of snapshot n, built into DIR with the flags in variable FLAGS
+# and the library's objects in OBJ: $(call test_program,DIR,FLAGS,n,OBJ)
 define test_program
-$(1)/ch$(3)/check: $(call snap,$(3))/.stamp $(call snap,$(3))/suites.h tests/check_main.c \
+$(1)/ch$(3)/check: $(4)/ch$(3)/.stamp $(call snap,$(3))/suites.h tests/check_main.c \
         tests/testing.c tests/testing.h $(foreach k,$(call upto,$(3)),tests/check_ch$(k).c) \
         $(wildcard tests/check_ch*.h) tests/testing_graph.h build/.cc
 	@mkdir -p $$(@D)
 	$$(CC) $$($(2)) -Itests -I$(call snap,$(3)) -I$(call snap,$(3))/src tests/check_main.c tests/testing.c \
-	    $(foreach k,$(call upto,$(3)),tests/check_ch$(k).c) $(call snap,$(3))/src/*.c \
+	    $(foreach k,$(call upto,$(3)),tests/check_ch$(k).c) $(4)/ch$(3)/*.o \
 	    $(CHECK_LIBS) $$(LDLIBS) -o $$@
 endef
 
@@ -118,25 +136,28 @@ $(call snap,$(1))/suites.h: $(TOC)
 	@mkdir -p $$(@D)
 	@echo '#define SUITES $(foreach k,$(call upto,$(1)),SUITE(ch$(k)))' > $$@
 
-build/bin/ch$(1): $(call snap,$(1))/.stamp build/.cc
+$(call library,build/obj,CC,CFLAGS,$(1))
+$(call library,build/obj-asan,CC,SANFLAGS,$(1))
+
+build/bin/ch$(1): $(call lib,$(1))
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call snap,$(1))/src/*.c \
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call libobjs,$(1)) \
 	    $(call snap,$(1))/demo/ch$(1).c $$(LDLIBS) -o $$@
 
-$(call test_program,build/test,CFLAGS,$(1))
-$(call test_program,build/asan,SANFLAGS,$(1))
+$(call test_program,build/test,CFLAGS,$(1),build/obj)
+$(call test_program,build/asan,SANFLAGS,$(1),build/obj-asan)
 
-build/asan/ch$(1)/ch$(1): $(call snap,$(1))/.stamp build/.cc
+build/asan/ch$(1)/ch$(1): build/obj-asan/ch$(1)/.stamp
 	@mkdir -p $$(@D)
-	$$(CC) $$(SANFLAGS) -I$(call snap,$(1))/src $(call snap,$(1))/src/*.c \
+	$$(CC) $$(SANFLAGS) -I$(call snap,$(1))/src build/obj-asan/ch$(1)/*.o \
 	    $(call snap,$(1))/demo/ch$(1).c $$(LDLIBS) -o $$@
 endef
 
 # demo k built against snapshot n
 define demo_rule
-build/test/ch$(1)/demo$(2): $(call snap,$(1))/.stamp build/.cc
+build/test/ch$(1)/demo$(2): $(call lib,$(1))
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call snap,$(1))/src/*.c \
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call libobjs,$(1)) \
 	    $(call snap,$(1))/demo/ch$(2).c $$(LDLIBS) -o $$@
 endef
 
@@ -156,9 +177,9 @@ EXERCISE_BINS := $(foreach e,$(EXERCISES),build/exercises/$(e))
 exnum = $(patsubst ch%,%,$(firstword $(subst _, ,$(1))))
 
 define exercise_rule
-build/exercises/$(1): tests/exercises/$(1).c tests/exercises/exercise.h $(call snap,$(2))/.stamp build/.cc
+build/exercises/$(1): tests/exercises/$(1).c tests/exercises/exercise.h $(call lib,$(2))
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) -Itests/exercises -I$(call snap,$(2))/src $(call snap,$(2))/src/*.c \
+	$$(CC) $$(CFLAGS) -Itests/exercises -I$(call snap,$(2))/src $(call libobjs,$(2)) \
 	    $$< $$(LDLIBS) -o $$@
 endef
 $(foreach e,$(EXERCISES),$(eval $(call exercise_rule,$(e),$(call exnum,$(e)))))
@@ -302,12 +323,16 @@ bench: build/bench/bench
 FUZZFLAGS    := -std=c11 -Wall -Wextra -Wpedantic -Werror -O1 -g -gdwarf-4 \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
+# The library, compiled once for every target: instrumented for libFuzzer's
+# coverage, without its main (which each target's link brings in).
+FUZZLIBFLAGS := $(subst -fsanitize=fuzzer,-fsanitize=fuzzer-no-link,$(FUZZFLAGS))
+$(eval $(call library,build/obj-fuzz,FUZZ_CC,FUZZLIBFLAGS,$(LAST)))
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.c tests/fuzz/fuzz.h \
-        $(call snap,$(LAST))/.stamp
+        build/obj-fuzz/ch$(LAST)/.stamp
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZFLAGS) -Itests/fuzz -I$(call snap,$(LAST))/src $< tests/fuzz/fuzz.c \
-	    $(call snap,$(LAST))/src/*.c $(LDLIBS) -o $@
+	    build/obj-fuzz/ch$(LAST)/*.o $(LDLIBS) -o $@
 
 fuzz: $(FUZZ_BINS)
 	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)

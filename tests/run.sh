@@ -90,6 +90,13 @@ for n in "${nums[@]}"; do
         step "golden demo ch$k against snapshot $n" golden build/test/ch$n/demo$k "$k"
     done
     step "ch$n --help" help_works build/bin/ch$n
+    if [ "$n" = "${nums[-1]}" ]; then
+        # Chapter 7 chooses an instruction set and a number of threads at
+        # run time: the newest snapshot's tests once more on the portable
+        # path and one thread (they also loop over every capability inside).
+        unit "unit ch$n, TC_CPU_CAPABILITY=default TC_NUM_THREADS=1" \
+            env TC_CPU_CAPABILITY=default TC_NUM_THREADS=1 build/test/ch$n/check
+    fi
     if [ $memcheck = 1 ]; then
         # The unit tests under the sanitizers and valgrind run against the
         # newest snapshot only: its program holds every chapter's suite, so

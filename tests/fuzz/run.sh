@@ -34,7 +34,7 @@ for name in "$@"; do
     mkdir -p "$(dirname "$log")"
     case $mode in
     corpus)
-        "$bin" "${common[@]}" -runs=0 "$corpus" > "$log" 2>&1 ;;
+        "$bin" "${common[@]}" -runs=0 -artifact_prefix="$crashes/" "$corpus" > "$log" 2>&1 ;;
     fuzz|fresh)
         work=build/fuzz/work/$name
         limit=(-max_total_time="$seconds")
