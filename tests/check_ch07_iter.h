@@ -813,6 +813,216 @@ START_TEST(test_iter_print_plan)
 }
 END_TEST
 
+
+/* ------------------------------------------------------- tiles */
+
+/* What a tiled walk did: each element's visits (in the output, a float
+   incremented per visit), the calls and their largest sizes. */
+struct it7_tiles {
+    pthread_mutex_t mutex;
+    int nt;                              /* the iterator's operands */
+    int64_t calls, max0, max1, first0, first1;
+};
+
+static void it7_tile_count(char **data, const int64_t *strides, int64_t size0,
+                           int64_t size1, void *context)
+{
+    struct it7_tiles *c = context;
+
+    for (int64_t j = 0; j < size1; j++)           /* tiles are disjoint: no race */
+        for (int64_t i = 0; i < size0; i++)
+            *(float *)(data[0] + j * strides[c->nt] + i * strides[0]) += 1.0f;
+    pthread_mutex_lock(&c->mutex);
+    if (c->calls++ == 0) {
+        c->first0 = size0;
+        c->first1 = size1;
+    }
+    c->max0 = size0 > c->max0 ? size0 : c->max0;
+    c->max1 = size1 > c->max1 ? size1 : c->max1;
+    pthread_mutex_unlock(&c->mutex);
+}
+
+/* out = in * in, element by element through both strides (float32). */
+static void it7_tile_square(char **data, const int64_t *strides, int64_t size0,
+                            int64_t size1, void *context)
+{
+    (void)context;
+    for (int64_t j = 0; j < size1; j++)
+        for (int64_t i = 0; i < size0; i++) {
+            float a = *(const float *)(data[1] + j * strides[3] + i * strides[1]);
+            *(float *)(data[0] + j * strides[2] + i * strides[0]) = a * a;
+        }
+}
+
+/* The float32 element of t at index idx, read through its strides. */
+static float it7_elem(const tc_tensor *t, const int64_t *idx)
+{
+    const float *p = tc_data_ptr(t);
+
+    for (int64_t d = 0; d < t->dim; d++)
+        p += idx[d] * t->strides[d];
+    return *p;
+}
+
+/* in (of any layout) into a new contiguous float32 output, on `threads`
+   threads with grain 1 (so that 2 threads split even small spaces):
+   every element visited exactly once; the square kernel's bits equal
+   in * in computed element by element here, and so do those of the
+   library's square kernel run by tc_iter_loop into a contiguous output,
+   as the bench runs it, and of tc_add(in.contiguous(), in) (whose output
+   is contiguous, like its first input), a + a; the tiles no larger
+   than TC_ITER_TILE0 x TC_ITER_TILE1 when the walk is tiled. Returns the
+   tile dim. */
+static int64_t it7_check_tiled(const tc_tensor *in, int threads)
+{
+    tc_tensor *out = tc_zeros(tc_shape_of(in), TC_FLOAT32);
+    tc_tensor *sq = tc_zeros(tc_shape_of(in), TC_FLOAT32);
+    tc_tensor *sum = tc_add(K(tc_contiguous(in)), in);
+    struct it7_tiles c = { .mutex = PTHREAD_MUTEX_INITIALIZER, .nt = 2 };
+    int64_t n = tc_numel(in), idx[TC_MAX_DIMS] = { 0 }, d;
+    tc_iter *it;
+
+    ck_assert_ptr_nonnull(out);
+    ck_assert_ptr_nonnull(sq);
+    ck_assert_ptr_nonnull(sum);
+    tc_set_num_threads(threads);
+    ck_assert(tc_iter_loop(2, (tc_tensor *[]){ sq, (tc_tensor *)in },
+                           tc_vec_kernel(TC_VEC_SQUARE, TC_FLOAT32), NULL));
+    it = tc_iter_unary_op(out, in);
+    ck_assert_ptr_nonnull(it);
+    d = tc_iter_tile_dim(it);
+    tc_iter_for_each(it, it7_tile_count, &c, 1);
+    const float *o = tc_data_ptr(out);
+    for (int64_t i = 0; i < n; i++)
+        if (o[i] != 1.0f)
+            ck_abort_msg("element %lld visited %g times (threads %d)", (long long)i,
+                         (double)o[i], threads);
+    if (d > 0) {
+        ck_assert_int_le(c.max0, TC_ITER_TILE0);
+        ck_assert_int_le(c.max1, TC_ITER_TILE1);
+    }
+    tc_iter_for_each(it, it7_tile_square, NULL, 1);
+    for (int64_t i = 0; i < n; i++) {
+        float a = it7_elem(in, idx), want = a * a, twice = a + a;
+        float got = ((const float *)tc_data_ptr(out))[i], lib = it7_elem(sq, idx);
+        float add = it7_elem(sum, idx);
+        if (memcmp(&got, &want, sizeof want) != 0 || memcmp(&lib, &want, sizeof want) != 0
+            || memcmp(&add, &twice, sizeof twice) != 0)
+            ck_abort_msg("element %lld: %a, %a and %a, want %a and %a", (long long)i,
+                         (double)got, (double)lib, (double)add, (double)want, (double)twice);
+        for (int64_t k = in->dim - 1; k >= 0 && ++idx[k] == in->sizes[k]; k--)
+            idx[k] = 0;                                   /* the next index, row-major */
+    }
+    tc_iter_release(it);
+    tc_release(out);
+    tc_release(sq);
+    tc_release(sum);
+    return d;
+}
+
+/* A float32 tensor of shape (sizes) whose elements are all different and
+   not exactly representable squares: (i + 0.1) / 3. */
+static tc_tensor *it7_values(tc_shape shape)
+{
+    int64_t n = 1;
+
+    for (int64_t d = 0; d < shape.dim; d++)
+        n *= shape.sizes[d];
+    tc_tensor *a = tc_arange(0.1, (double)n + 0.1, 1.0);     /* float32 */
+    tc_tensor *v = a == NULL ? NULL : tc_view(a, shape);
+    tc_tensor *t = v == NULL ? NULL : tc_div(v, K(tc_number(3.0)));
+
+    tc_release(a), tc_release(v);
+    ck_assert_ptr_nonnull(t);
+    return t;
+}
+
+/* The tiled walk over odd shapes around the tile's sides, on 1 and 2
+   threads: x.t() of a contiguous (C, R) tensor; the same of a slice
+   (rows 2.., columns 1.. of a larger tensor: neither side contiguous);
+   x.permute(2, 1, 0) of (C, 3, R), whose fastest dim is the plan's dim 2
+   (dim 1 when R = 1);
+   x.permute(0, 2, 1) of (2, R, C), tiled over the plan's dims 0 and 1
+   with dim 2 around the tiles. The plan's dim 0 is the output's last
+   (size C): tiled exactly when C > TC_ITER_TILE0 and R > 1. */
+START_TEST(test_iter_tiles_visit_once)
+{
+    static const int64_t sides[] = { 1, 7, 8, 9, 31, 32, 33, 65, 127, 128, 129 };
+    int saved = tc_get_num_threads();
+    enum { NS = sizeof sides / sizeof sides[0] };
+
+    for (int threads = 1; threads <= 2; threads++)
+        for (int a = 0; a < NS; a++)
+            for (int b = 0; b < NS; b++) {
+                int64_t r = sides[a], c = sides[b], tiled = c > TC_ITER_TILE0 && r > 1;
+                tc_tensor *x = it7_values(TC_SHAPE(c, r));
+                tc_tensor *xt = K(tc_t(x));
+                ck_assert_int_eq(it7_check_tiled(xt, threads) > 0, tiled);
+                tc_tensor *big = it7_values(TC_SHAPE(c + 5, r + 3));
+                tc_tensor *s = tc_slice(K(tc_slice(big, 0, 2, 2 + c, 1)), 1, 1, 1 + r, 1);
+                ck_assert_int_eq(it7_check_tiled(K(tc_t(K(s))), threads) > 0, tiled);
+                tc_tensor *x3 = it7_values(TC_SHAPE(c, 3, r));
+                int64_t d = it7_check_tiled(K(tc_permute(x3, TC_SHAPE(2, 1, 0))), threads);
+                ck_assert_int_eq(d, c > TC_ITER_TILE0 ? (r > 1 ? 2 : 1) : 0);
+                tc_tensor *y3 = it7_values(TC_SHAPE(2, c, r));
+                d = it7_check_tiled(K(tc_permute(y3, TC_SHAPE(0, 2, 1))), threads);
+                ck_assert_int_eq(d, tiled);
+                tc_release(x), tc_release(big), tc_release(x3), tc_release(y3);
+                testing_release_kept();
+            }
+    tc_set_num_threads(saved);
+}
+END_TEST
+
+/* Where the operands agree, loop2d gets the full rows of the untiled
+   walk, so contiguous work is not cut up: x.t() + x.t() of (300, 400) is
+   one call of 120000 elements; a (50, 100) slice of a (50, 128) tensor
+   plus itself, one call of 50 rows of 100; a column broadcast along the
+   plan's dim 0 (stride 0 there: no opinion), one call of 50 rows of 100.
+   A disagreeing input with at most TC_ITER_TILE0 elements along dim 0
+   keeps the untiled walk too (its rows are a tile wide already): (40, 8)
+   from a transposed (8, 40), one call of 40 rows of 8; with 9 columns,
+   tiles of 8 and of 1 column, 40 rows each. */
+START_TEST(test_iter_untiled_full_rows)
+{
+    int saved = tc_get_num_threads();
+    tc_tensor *xt = K(tc_t(it7_zeros(TC_SHAPE(400, 300), TC_FLOAT32)));
+    tc_tensor *s = K(tc_slice(it7_zeros(TC_SHAPE(50, 128), TC_FLOAT32), 1, 0, 100, 1));
+    tc_tensor *col = it7_zeros(TC_SHAPE(50, 1), TC_FLOAT32);
+    tc_tensor *wide = it7_zeros(TC_SHAPE(50, 100), TC_FLOAT32);
+    tc_tensor *narrow = K(tc_t(it7_zeros(TC_SHAPE(8, 40), TC_FLOAT32)));
+    tc_tensor *nine = K(tc_t(it7_zeros(TC_SHAPE(9, 40), TC_FLOAT32)));
+    struct { tc_iter *it; int64_t size0, size1; } cases[4];
+
+    tc_set_num_threads(1);
+    cases[0].it = tc_iter_binary_op(NULL, xt, xt), cases[0].size0 = 120000, cases[0].size1 = 1;
+    cases[1].it = tc_iter_binary_op(NULL, s, s), cases[1].size0 = 100, cases[1].size1 = 50;
+    cases[2].it = tc_iter_binary_op(NULL, wide, col), cases[2].size0 = 100, cases[2].size1 = 50;
+    cases[3].it = tc_iter_binary_op(NULL, it7_zeros(TC_SHAPE(40, 8), TC_FLOAT32), narrow);
+    cases[3].size0 = 8, cases[3].size1 = 40;
+    for (int k = 0; k < 4; k++) {
+        struct it7_tiles c = { .mutex = PTHREAD_MUTEX_INITIALIZER, .nt = 3 };
+        ck_assert_ptr_nonnull(cases[k].it);
+        ck_assert_int_eq(tc_iter_tile_dim(cases[k].it), 0);
+        tc_iter_for_each(cases[k].it, it7_tile_count, &c, TC_GRAIN_SIZE * 4);
+        ck_assert_int_eq(c.calls, 1);
+        ck_assert_int_eq(c.first0, cases[k].size0);
+        ck_assert_int_eq(c.first1, cases[k].size1);
+        tc_iter_release(cases[k].it);
+    }
+    tc_iter *it = tc_iter_binary_op(NULL, it7_zeros(TC_SHAPE(40, 9), TC_FLOAT32), nine);
+    struct it7_tiles c = { .mutex = PTHREAD_MUTEX_INITIALIZER, .nt = 3 };
+    ck_assert_int_eq(tc_iter_tile_dim(it), 1);
+    tc_iter_for_each(it, it7_tile_count, &c, TC_GRAIN_SIZE);
+    ck_assert_int_eq(c.calls, 2);
+    ck_assert_int_eq(c.first0, 8);
+    ck_assert_int_eq(c.first1, 40);
+    ck_assert_int_eq(c.max0, 8);
+    tc_iter_release(it);
+    tc_set_num_threads(saved);
+}
+END_TEST
+
 static void ch07_add_iter(Suite *s)
 {
     TCase *tc = testing_tcase("threads", NULL, NULL);
@@ -835,6 +1045,8 @@ static void ch07_add_iter(Suite *s)
     tcase_add_test(tc, test_iter_for_each_threads);
     tcase_add_test(tc, test_iter_ops_same_for_thread_counts);
     tcase_add_test(tc, test_iter_tc_loop_rerouted);
+    tcase_add_test(tc, test_iter_tiles_visit_once);
+    tcase_add_test(tc, test_iter_untiled_full_rows);
     tcase_add_test(tc, test_iter_errors);
     tcase_add_test(tc, test_iter_print_plan);
     suite_add_tcase(s, tc);
