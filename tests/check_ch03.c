@@ -1282,6 +1282,68 @@ START_TEST(test_output_strides)
 }
 END_TEST
 
+/* PyTorch's fast setup (TensorIteratorBase::compute_fast_setup_type): when
+   every operand has the result's shape and all are contiguous, the new
+   output is contiguous; when all are non-overlapping and dense with equal
+   strides, it takes those strides. A wrapped number (another shape) or
+   unequal strides keep the order-of-strides layout. Checked with torch 1.13:
+   a = torch.arange(2000.).as_strided((3,1,4), (4,1000,1))   # contiguous
+   (a+a).stride(), (a*a).stride(), a.neg().stride() == (4, 4, 1);
+   (a+1).stride() == (4, 12, 1)
+   d = torch.arange(2000.).as_strided((3,1,4), (1,1000,3))   # dense
+   (d+d).stride(), d.neg().stride() == (1, 1000, 3); (d+1).stride() == (1, 12, 3)
+   q = torch.arange(12.).view(3,1,4)
+   (d+q).stride() == (1, 12, 3); (q+d).stride() == (4, 12, 1)
+   torch.where(d > d, d, d).stride() == (1, 1000, 3)
+   torch.where(d > 4, d, d).stride() == (1, 12, 3)   # d > 4 is (1, 12, 3)
+   i = torch.arange(2000).as_strided((3,1,4), (4,1000,1)); (i+q).stride() == (4, 4, 1)
+   e = torch.zeros(2,0,3).permute(2,0,1)              # strides (1, 3, 3)
+   (e+e).stride(), e.neg().stride(), torch.where(e > 0, e, e).stride() == (2, 1, 1);
+   (e+1).stride() == (1, 0, 3) */
+START_TEST(test_output_strides_fast_setup)
+{
+    tc_tensor *storage = K(tc_arange(0.0, 2000.0, 1.0));
+    tc_tensor *a = K(tc_as_strided(storage, S(3, 1, 4), S(4, 1000, 1), 0));
+    tc_tensor *d = K(tc_as_strided(storage, S(3, 1, 4), S(1, 1000, 3), 0));
+    tc_tensor *q = K(tc_view(K(tc_arange(0.0, 12.0, 1.0)), S(3, 1, 4)));
+    tc_tensor *i = K(tc_as_strided(K(tc_arange(0, 2000, 1)), S(3, 1, 4), S(4, 1000, 1), 0));
+    tc_tensor *e = K(tc_permute(K(tc_zeros(S(2, 0, 3), TC_FLOAT32)), S(2, 0, 1)));
+
+    EXPECT_STRIDED(tc_add(a, a), TC_FLOAT32, S(3, 1, 4), S(4, 4, 1), CH03_EXACT,
+                   VF(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22));
+    EXPECT_STRIDED(tc_mul(a, a), TC_FLOAT32, S(3, 1, 4), S(4, 4, 1), CH03_EXACT,
+                   VF(0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121));
+    EXPECT_STRIDED(tc_neg(a), TC_FLOAT32, S(3, 1, 4), S(4, 4, 1), CH03_EXACT,
+                   VF(-0.0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11));
+    EXPECT_STRIDED(tc_add(a, K(tc_number(1))), TC_FLOAT32, S(3, 1, 4), S(4, 12, 1),
+                   CH03_EXACT, VF(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12));
+    EXPECT_STRIDED(tc_add(d, d), TC_FLOAT32, S(3, 1, 4), S(1, 1000, 3), CH03_EXACT,
+                   VF(0, 6, 12, 18, 2, 8, 14, 20, 4, 10, 16, 22));
+    EXPECT_STRIDED(tc_neg(d), TC_FLOAT32, S(3, 1, 4), S(1, 1000, 3), CH03_EXACT,
+                   VF(-0.0, -3, -6, -9, -1, -4, -7, -10, -2, -5, -8, -11));
+    EXPECT_STRIDED(tc_add(d, K(tc_number(1))), TC_FLOAT32, S(3, 1, 4), S(1, 12, 3),
+                   CH03_EXACT, VF(1, 4, 7, 10, 2, 5, 8, 11, 3, 6, 9, 12));
+    EXPECT_STRIDED(tc_add(d, q), TC_FLOAT32, S(3, 1, 4), S(1, 12, 3), CH03_EXACT,
+                   VF(0, 4, 8, 12, 5, 9, 13, 17, 10, 14, 18, 22));
+    EXPECT_STRIDED(tc_add(q, d), TC_FLOAT32, S(3, 1, 4), S(4, 12, 1), CH03_EXACT,
+                   VF(0, 4, 8, 12, 5, 9, 13, 17, 10, 14, 18, 22));
+    EXPECT_STRIDED(tc_where(K(tc_gt(d, d)), d, d), TC_FLOAT32, S(3, 1, 4), S(1, 1000, 3),
+                   CH03_EXACT, VF(0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11));
+    EXPECT_STRIDED(tc_where(K(tc_gt(d, K(tc_number(4)))), d, d), TC_FLOAT32, S(3, 1, 4),
+                   S(1, 12, 3), CH03_EXACT, VF(0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11));
+    EXPECT_STRIDED(tc_add(i, q), TC_FLOAT32, S(3, 1, 4), S(4, 4, 1), CH03_EXACT,
+                   VF(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22));
+    EXPECT_STRIDED(tc_add(e, e), TC_FLOAT32, S(3, 2, 0), S(2, 1, 1), CH03_EXACT, VNONE);
+    EXPECT_STRIDED(tc_neg(e), TC_FLOAT32, S(3, 2, 0), S(2, 1, 1), CH03_EXACT, VNONE);
+    EXPECT_STRIDED(tc_where(K(tc_gt(e, K(tc_number(0)))), e, e), TC_FLOAT32, S(3, 2, 0),
+                   S(2, 1, 1), CH03_EXACT, VNONE);
+    /* (e+1 takes the order-of-strides path, as PyTorch's does, but gives (1, 3, 3):
+       PyTorch's TensorIterator multiplies by the size 0, which tc_infer_dense_strides_of
+       skips, as infer_dense_strides does for empty_like; values are the same.) */
+    EXPECT(tc_add(e, K(tc_number(1))), TC_FLOAT32, S(3, 2, 0), CH03_EXACT, VNONE);
+}
+END_TEST
+
 START_TEST(test_output_strides_other_ops)
 {
     tc_tensor *x = ch03_grid(S(3, 4)), *xt = K(tc_t(x));
@@ -2461,7 +2523,8 @@ Suite *suite_ch03(void)
     CASE(suite, "in-place error order", test_error_order_overlap_before_dtype,
          test_error_order_overlap_before_dtype_unary, test_error_order_overlap_before_shape,
          test_error_order_partial_overlap_before_shape, test_error_order_shape_before_dtype);
-    CASE(suite, "output layout", test_output_strides, test_output_strides_other_ops,
+    CASE(suite, "output layout", test_output_strides, test_output_strides_fast_setup,
+         test_output_strides_other_ops,
          test_output_strides_converted_operands, test_output_strides_converted_div,
          test_output_strides_converted_unary);
     CASE(suite, "sum", test_sum, test_sum_bool_empty_scalar, test_sum_errors,

@@ -2965,6 +2965,25 @@ START_TEST(test_names_sparse_mm)
 END_TEST
 
 /* d.17 - d.27: powers, at 0 and with tensor exponents */
+/* pow of two tensors allocates its output with chapter 3's fast setup:
+   a = torch.arange(2000.).as_strided((3,1,4), (4,1000,1))  # contiguous
+   a.pow(a).stride() == (4, 4, 1); torch.pow(a, torch.tensor(2.)).stride() == (4, 12, 1) */
+START_TEST(test_pow_tensors_fast_setup)
+{
+    tc_tensor *a = K(tc_as_strided(K(tc_arange(0.0, 2000.0, 1.0)), S(3, 1, 4), S(4, 1000, 1), 0));
+    tc_tensor *p = K(ag_pow(a, a)), *q = K(ag_pow(a, K(tc_full(S0, 2.0, TC_FLOAT32))));
+
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_int_eq(p->strides[0], 4);
+    ck_assert_int_eq(p->strides[1], 4);
+    ck_assert_int_eq(p->strides[2], 1);
+    ck_assert_int_eq(q->strides[0], 4);
+    ck_assert_int_eq(q->strides[1], 12);
+    ck_assert_int_eq(q->strides[2], 1);
+}
+END_TEST
+
 START_TEST(test_grad_pow)
 {
     tc_tensor *x, *y, *e;
@@ -3526,6 +3545,7 @@ static void ch05_add_reductions(Suite *s)
     tcase_add_test(tc, test_names_matmul);
     tcase_add_test(tc, test_names_sparse_mm);
     tcase_add_test(tc, test_grad_pow);
+    tcase_add_test(tc, test_pow_tensors_fast_setup);
     tcase_add_test(tc, test_grad_sum_mean);
     tcase_add_test(tc, test_grad_max_min);
     tcase_add_test(tc, test_grad_matmul);

@@ -375,22 +375,22 @@ static void it7_output_strides(const tc_tensor *a, const tc_tensor *b, int64_t *
 
 /* Step 3: a new output is laid out in the inputs' memory order. Every
    expected stride is PyTorch 1.13's, printed by
-   /usr/bin/python3 -c 'import torch; x=torch.zeros(3,4); print((x.t()+1).stride()) ...'
-   with the expression in the comment. */
+   /usr/bin/python3 -c 'import torch; x=torch.zeros(3,4); print(x.t().neg().stride()) ...'
+   with the expression in the comment (a unary op: b NULL). */
 START_TEST(test_iter_output_layout)
 {
     tc_tensor *x = it7_zeros(TC_SHAPE(3, 4), TC_FLOAT32), *xt = K(tc_transpose(x, 0, 1));
     tc_tensor *g = it7_zeros(TC_SHAPE(2, 3, 4), TC_FLOAT32);
 
-    IT7_OUT_STRIDES(xt, NULL, 1, 4);                        /* (x.t()+1): (1, 4) */
+    IT7_OUT_STRIDES(xt, NULL, 1, 4);                        /* x.t().neg(): (1, 4) */
     IT7_OUT_STRIDES(xt, xt, 1, 4);                          /* x.t()+x.t(): (1, 4) */
     IT7_OUT_STRIDES(xt, K(tc_contiguous(xt)), 1, 4);        /* x.t()+x.t().contiguous(): (1, 4) */
     IT7_OUT_STRIDES(K(tc_contiguous(xt)), xt, 3, 1);        /* x.t().contiguous()+x.t(): (3, 1) */
-    /* y=torch.zeros(2,3,4).permute(2,0,1); (y+1).stride(): (1, 12, 4) */
+    /* y=torch.zeros(2,3,4).permute(2,0,1); y.neg().stride(): (1, 12, 4) */
     IT7_OUT_STRIDES(K(tc_permute(g, TC_SHAPE(2, 0, 1))), NULL, 1, 12, 4);
     /* w=torch.zeros(2,3,4).transpose(0,2); (w+torch.zeros(3,2)).stride(): (1, 4, 12) */
     IT7_OUT_STRIDES(K(tc_transpose(g, 0, 2)), it7_zeros(TC_SHAPE(3, 2), TC_FLOAT32), 1, 4, 12);
-    /* z=torch.zeros(4,1).expand(4,3); (z+1).stride(): (3, 1) */
+    /* z=torch.zeros(4,1).expand(4,3); z.neg().stride(): (3, 1) */
     IT7_OUT_STRIDES(K(tc_expand(it7_zeros(TC_SHAPE(4, 1), TC_FLOAT32), TC_SHAPE(4, 3))), NULL,
                     3, 1);
     /* (z+torch.zeros(3,4).t()).stride(): (1, 4) */
@@ -407,15 +407,46 @@ START_TEST(test_iter_output_layout)
     /* torch.zeros(5,4).t()+torch.zeros(1,5): (1, 4) */
     IT7_OUT_STRIDES(K(tc_transpose(it7_zeros(TC_SHAPE(5, 4), TC_FLOAT32), 0, 1)),
                     it7_zeros(TC_SHAPE(1, 5), TC_FLOAT32), 1, 4);
-    /* torch.zeros(4,5)[:, ::2]+1: (3, 1) */
+    /* torch.zeros(4,5)[:, ::2].neg(): (3, 1) */
     IT7_OUT_STRIDES(K(tc_slice(it7_zeros(TC_SHAPE(4, 5), TC_FLOAT32), 1, 0, 5, 2)), NULL, 3, 1);
-    /* u=torch.zeros(3,4).t().unsqueeze(1): (4, 1, 3), strides (1, 12, 4); u+1: (1, 12, 4) */
+    /* u=torch.zeros(3,4).t().unsqueeze(1): (4, 1, 3), strides (1, 12, 4);
+       u.neg(): (1, 12, 4) */
     IT7_OUT_STRIDES(K(tc_unsqueeze(xt, 1)), NULL, 1, 12, 4);
-    /* a=torch.zeros(2,0,3).permute(2,0,1): (a+1).stride(): (1, 0, 3) */
+    /* PyTorch's fast setup: a unary op, or operands of one shape, all
+       contiguous (an empty tensor always is) or all dense with equal strides.
+       a=torch.zeros(2,0,3).permute(2,0,1): a.neg().stride(), (a+a).stride():
+       (2, 1, 1); only (a+1).stride() is (1, 0, 3), its wrapped number having
+       another shape */
     IT7_OUT_STRIDES(K(tc_permute(it7_zeros(TC_SHAPE(2, 0, 3), TC_FLOAT32), TC_SHAPE(2, 0, 1))),
-                    NULL, 1, 0, 3);
-    /* torch.zeros(3,0).t()+1: (1, 0) */
-    IT7_OUT_STRIDES(K(tc_transpose(it7_zeros(TC_SHAPE(3, 0), TC_FLOAT32), 0, 1)), NULL, 1, 0);
+                    NULL, 2, 1, 1);
+    /* torch.zeros(3,0).t().neg(): (3, 1); (torch.zeros(3,0).t()+1): (1, 0) */
+    IT7_OUT_STRIDES(K(tc_transpose(it7_zeros(TC_SHAPE(3, 0), TC_FLOAT32), 0, 1)), NULL, 3, 1);
+    {
+        tc_tensor *storage = it7_zeros(TC_SHAPE(2000), TC_FLOAT32);
+        /* a=torch.zeros(2000).as_strided((3,1,4),(4,1000,1)), contiguous:
+           a.neg().stride(), a.square().stride(), (a+a).stride(): (4, 4, 1);
+           (a+1).stride(): (4, 12, 1) */
+        tc_tensor *a = K(tc_as_strided(storage, TC_SHAPE(3, 1, 4), TC_SHAPE(4, 1000, 1), 0));
+        /* d=torch.zeros(2000).as_strided((3,1,4),(1,1000,3)), dense:
+           (d+d).stride(), d.neg().stride(): (1, 1000, 3); q=torch.zeros(3,1,4):
+           (d+q).stride(): (1, 12, 3); (q+d).stride(): (4, 12, 1) */
+        tc_tensor *d = K(tc_as_strided(storage, TC_SHAPE(3, 1, 4), TC_SHAPE(1, 1000, 3), 0));
+        tc_tensor *q = it7_zeros(TC_SHAPE(3, 1, 4), TC_FLOAT32);
+
+        IT7_OUT_STRIDES(a, NULL, 4, 4, 1);
+        IT7_OUT_STRIDES(a, a, 4, 4, 1);
+        IT7_OUT_STRIDES(d, NULL, 1, 1000, 3);
+        IT7_OUT_STRIDES(d, d, 1, 1000, 3);
+        IT7_OUT_STRIDES(d, q, 1, 12, 3);
+        IT7_OUT_STRIDES(q, d, 4, 12, 1);
+        {   /* and through chapter 3's driver: a.square().stride(): (4, 4, 1) */
+            tc_tensor *sq = K(tc_square(a));
+            ck_assert_ptr_nonnull(sq);
+            ck_assert_int_eq(sq->strides[0], 4);
+            ck_assert_int_eq(sq->strides[1], 4);
+            ck_assert_int_eq(sq->strides[2], 1);
+        }
+    }
 }
 END_TEST
 
