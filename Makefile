@@ -20,7 +20,9 @@ LAST  := $(lastword $(NUMS))
 CFLAGS   := -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -g -gdwarf-4
 SANFLAGS := -std=c11 -Wall -Wextra -Wpedantic -Werror -O1 -g -gdwarf-4 \
             -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LDLIBS   := -lm -pthread
+# -rdynamic: programs export the library's symbols, which the extensions that
+# chapter 8's load_inline compiles and dlopens call; -ldl for dlopen.
+LDLIBS   := -lm -pthread -ldl -rdynamic
 # In backquotes, for the shell: check may not be installed when make reads this.
 CHECK_LIBS = `pkg-config --cflags --libs check`
 
@@ -108,6 +110,7 @@ $(1)/ch$(4)/.stamp: $(call snap,$(4))/.stamp build/.cc
 	@echo '$$($(2)) $$($(3)) -c $(call snap,$(4))/src/*.c -> $$(@D)'
 	@set -e; for f in $(call snap,$(4))/src/*.c; do \
 	    $$($(2)) $$($(3)) -I$(call snap,$(4))/src -c "$$$$f" \
+	        -DTC_INCLUDE_DIR='"$(CURDIR)/$(call snap,$(4))/include"' \
 	        -o $$(@D)/"$$$$(basename "$$$$f" .c)".o; \
 	done
 	@touch $$@
@@ -130,6 +133,8 @@ endef
 define snapshot_rules
 $(call snap,$(1))/.stamp: $(wordlist 1,$(call int,$(1)),$(NW)) tangle.sh $(TOC) | deps
 	./tangle.sh $(call int,$(1)) $(call snap,$(1))
+	@# <tc/tc.h>: the snapshot's headers as extensions include them (chapter 8)
+	@mkdir -p $(call snap,$(1))/include && ln -sfn ../src $(call snap,$(1))/include/tc
 	@touch $$@
 
 $(call snap,$(1))/suites.h: $(TOC)
@@ -290,7 +295,8 @@ build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) b
 	@echo '#define BENCHES $(foreach f,$(BENCH_SRC),BENCH($(basename $(notdir $(f)))))' \
 	    > $(@D)/benches.h
 	$(CC) $(CFLAGS) -O3 -march=native -I$(@D) -I$(call snap,$(LAST))/src tests/bench_main.c \
-	    $(BENCH_SRC) $(call snap,$(LAST))/src/*.c $(LDLIBS) -o $@
+	    $(BENCH_SRC) $(call snap,$(LAST))/src/*.c \
+	    -DTC_INCLUDE_DIR='"$(CURDIR)/$(call snap,$(LAST))/include"' $(LDLIBS) -o $@
 
 # Chapter 4 times PyTorch's coalesce in the same run, through the script in
 # TORCH_BENCH, chapter 5 PyTorch's autograd, through TORCH_BENCH_CH05,
