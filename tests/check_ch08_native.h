@@ -254,6 +254,31 @@ START_TEST(test_native_square)
 }
 END_TEST
 
+/* pow.Tensor_Scalar's CPU kernel squares (x * x) for the exponent 2 only
+   when that keeps pow's result type (torch 1.13): an int64 tensor to the
+   int 2 is int64, to the float 2.0 is float32 (the default dtype). */
+START_TEST(test_native_pow_number_two)
+{
+    tc_tensor *i = testing_int64_tensor(TC_SHAPE(2), (const int64_t[]){ 3, -2 });
+    tc_tensor *f = testing_tensor(TC_SHAPE(2), TC_FLOAT64, (const double[]){ 1.5, -0.1 });
+    tc_tensor *b = testing_tensor(TC_SHAPE(2), TC_BOOL, (const double[]){ 1, 0 });
+
+    testing_expect_tensor(__LINE__, "pow(int64, 2)", K(tc_call("aten::pow", T(i), tc_value_int(2))),
+                          TC_INT64, TC_SHAPE(2), (const double[]){ 9, 4 }, TESTING_TOL(0, 0));
+    testing_expect_tensor(__LINE__, "pow(int64, 2.0)",
+                          K(tc_call("aten::pow", T(i), tc_value_double(2.0))), TC_FLOAT32,
+                          TC_SHAPE(2), (const double[]){ 9, 4 }, TESTING_TOL(0, 0));
+    testing_expect_tensor(__LINE__, "pow(bool, 2)", K(tc_call("aten::pow", T(b), tc_value_int(2))),
+                          TC_INT64, TC_SHAPE(2), (const double[]){ 1, 0 }, TESTING_TOL(0, 0));
+    testing_expect_tensor(__LINE__, "pow(int64, 3)", K(tc_call("aten::pow", T(i), tc_value_int(3))),
+                          TC_INT64, TC_SHAPE(2), (const double[]){ 27, -8 }, TESTING_TOL(0, 0));
+    /* 1.5 * 1.5 and -0.1 * -0.1 rounded once, as float64 */
+    testing_expect_tensor(__LINE__, "pow(float64, 2.0)",
+                          K(tc_call("aten::pow", T(f), tc_value_double(2.0))), TC_FLOAT64,
+                          TC_SHAPE(2), (const double[]){ 2.25, -0.1 * -0.1 }, TESTING_TOL(0, 0));
+}
+END_TEST
+
 /* ------------------------------------------ a replaced library kernel */
 
 static tc_tensor *native_forty_two(const tc_tensor *x)
@@ -639,6 +664,7 @@ static void ch08_add_native(Suite *s)
     tcase_add_test(tc, test_native_alpha);
     tcase_add_test(tc, test_native_dim_none);
     tcase_add_test(tc, test_native_square);
+    tcase_add_test(tc, test_native_pow_number_two);
     tcase_add_test(tc, test_native_replaced_cpu_kernel);
     tcase_add_test(tc, test_native_square_table);
     suite_add_tcase(s, tc);
