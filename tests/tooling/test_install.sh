@@ -144,6 +144,32 @@ static_program() {
 }
 check "a program linked with libtc.a (--static) runs$([ $inline = 1 ] && echo ', loads the cached extension')" static_program
 
+# The same rules by hand, whether or not load_inline exists yet: an
+# extension compiled against the installed headers, dlopen'ed by a program
+# that calls one library function. Static, it loads only with both flags.
+extension_by_hand() {
+    "$CC" "${strict[@]}" -shared -fPIC -I"$prefix/include" -o "$TMP/ext.so" "$FIX/ext.c" || return 1
+    local cflags libdir
+    cflags=$(pkg-config --cflags tc); libdir=$(pkg-config --variable=libdir tc)
+    "$CC" "${strict[@]}" -o "$TMP/loader" "$FIX/loader.c" $cflags $(pkg-config --libs tc) -ldl || return 1
+    "$CC" "${strict[@]}" -o "$TMP/loader-both" "$FIX/loader.c" $cflags -rdynamic \
+        -Wl,--whole-archive "$libdir/libtc.a" -Wl,--no-whole-archive -lm -pthread -ldl || return 1
+    "$CC" "${strict[@]}" -o "$TMP/loader-rdynamic" "$FIX/loader.c" $cflags -rdynamic \
+        "$libdir/libtc.a" -lm -pthread -ldl || return 1
+    "$CC" "${strict[@]}" -o "$TMP/loader-whole" "$FIX/loader.c" $cflags \
+        -Wl,--whole-archive "$libdir/libtc.a" -Wl,--no-whole-archive -lm -pthread -ldl || return 1
+    printf '%s\n' "loaded" "loaded" "$TMP/ext.so: undefined symbol: tc_mul" \
+        "$TMP/ext.so: undefined symbol: tc_mul" > "$TMP/want-loads"
+    {
+        LD_LIBRARY_PATH=$prefix/lib "$TMP/loader" "$TMP/ext.so"
+        "$TMP/loader-both" "$TMP/ext.so"
+        "$TMP/loader-rdynamic" "$TMP/ext.so"
+        "$TMP/loader-whole" "$TMP/ext.so"
+    } > "$TMP/loads"
+    diff -u "$TMP/want-loads" "$TMP/loads"
+}
+check "an extension built by hand loads: shared; static with -rdynamic and --whole-archive only" extension_by_hand
+
 if [ $inline = 1 ]; then
     # Without -rdynamic the program's tc_ functions are not in its dynamic
     # symbol table: the extension's references to them cannot be resolved.
