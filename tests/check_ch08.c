@@ -5,6 +5,7 @@
    (check_ch08_dispatch.h, check_ch08_native.h, check_ch08_inline.h), each
    defining static void ch08_add_NAME(Suite *). Expected values come from
    PyTorch 1.13 or are worked out by hand, never from the code under test. */
+#define _POSIX_C_SOURCE 200809L   /* fork, mkdtemp, setenv, symlink (check_ch08_inline.h) */
 #include <check.h>
 #include <math.h>
 #include <stdbool.h>
