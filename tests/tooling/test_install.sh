@@ -182,6 +182,20 @@ if [ $inline = 1 ]; then
     check "... and without -rdynamic the extension cannot load (undefined symbol)" static_without_rdynamic
 fi
 
+if [ $inline = 1 ]; then
+    # $TC_INCLUDE_DIR overrides the compiled-in directory: pointed at the
+    # build tree's headers, the extension (which refuses them) fails to build.
+    include_dir_overrides() {
+        if TC_INCLUDE_DIR=$PWD/$snap/include LD_LIBRARY_PATH=$prefix/lib "$TMP/prog" > "$TMP/out" 2>&1; then
+            echo "it loaded"; cat "$TMP/out"; return 1
+        fi
+        cat "$TMP/out"
+        grep -q "Error building extension 'installed'" "$TMP/out" &&
+            grep -q "compiled against the book's build tree" "$TMP/out"
+    }
+    check "\$TC_INCLUDE_DIR overrides the installed headers" include_dir_overrides
+fi
+
 uninstall_leaves_nothing() {
     mkdir -p "$prefix/lib" && echo other > "$prefix/lib/other.txt"
     make uninstall PREFIX="$prefix" || return 1
