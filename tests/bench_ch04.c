@@ -170,25 +170,7 @@ static void compare_with_torch(void)
 /* 900,000 random positions, then 100,000 of them again: about 10% duplicates. */
 static tc_sparse *random_matrix(void)
 {
-    tc_tensor *indices = tc_empty(TC_SHAPE(2, NNZ), TC_INT64);
-    tc_tensor *values = tc_empty(TC_SHAPE(NNZ), TC_FLOAT32);
-    tc_sparse *m = NULL;
-
-    if (indices != NULL && values != NULL) {
-        int64_t *ind = tc_data_ptr(indices);
-        float *val = tc_data_ptr(values);
-        for (int64_t k = 0; k < NNZ; k++) {
-            int64_t from_k = k < 900000 ? k : (int64_t)(next_random() % 900000);
-            ind[k] = k < 900000 ? (int64_t)(next_random() % SIDE) : ind[from_k];
-            ind[NNZ + k] = k < 900000 ? (int64_t)(next_random() % SIDE) : ind[NNZ + from_k];
-            val[k] = (float)(next_random() % 1000) / 1000.0f;
-            keys[k] = (uint64_t)ind[k] * SIDE + (uint64_t)ind[NNZ + k];
-        }
-        m = tc_sparse_coo_tensor(indices, values, &TC_SHAPE(SIDE, SIDE));
-    }
-    tc_release(indices);
-    tc_release(values);
-    return m;
+    return bench_random_sparse(SIDE, NNZ, next_random, keys);
 }
 
 void bench_ch04(void)

@@ -220,24 +220,9 @@ static uint64_t next_random(void)
    100,000 of them again; coalesced. */
 static tc_sparse *chapter4_matrix(void)
 {
-    tc_tensor *indices = tc_empty(TC_SHAPE(2, NNZ), TC_INT64);
-    tc_tensor *values = tc_empty(TC_SHAPE(NNZ), TC_FLOAT32);
-    tc_sparse *m = NULL, *c = NULL;
+    tc_sparse *m = bench_random_sparse(SP_SIDE, NNZ, next_random, NULL);
+    tc_sparse *c = m != NULL ? tc_sparse_coalesce(m) : NULL;
 
-    if (indices != NULL && values != NULL) {
-        int64_t *ind = tc_data_ptr(indices);
-        float *val = tc_data_ptr(values);
-        for (int64_t k = 0; k < NNZ; k++) {
-            int64_t from_k = k < 900000 ? k : (int64_t)(next_random() % 900000);
-            ind[k] = k < 900000 ? (int64_t)(next_random() % SP_SIDE) : ind[from_k];
-            ind[NNZ + k] = k < 900000 ? (int64_t)(next_random() % SP_SIDE) : ind[NNZ + from_k];
-            val[k] = (float)(next_random() % 1000) / 1000.0f;
-        }
-        m = tc_sparse_coo_tensor(indices, values, &TC_SHAPE(SP_SIDE, SP_SIDE));
-        c = tc_sparse_coalesce(m);
-    }
-    tc_release(indices);
-    tc_release(values);
     tc_sparse_release(m);
     return c;
 }

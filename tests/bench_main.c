@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "tc.h"
 #include "benches.h"    /* generated: #define BENCHES BENCH(bench_ch01) ... */
 
 #define BENCH(name) void name(void);
@@ -61,4 +62,31 @@ int main(int argc, char **argv)
     if (ran == 0)
         fprintf(stderr, "bench: no benchmark named so\n");
     return ran == 0;
+}
+
+struct tc_sparse *bench_random_sparse(int64_t side, int64_t nnz,
+                                      uint64_t (*next_random)(void), uint64_t *keys)
+{
+    tc_tensor *indices = tc_empty(TC_SHAPE(2, nnz), TC_INT64);
+    tc_tensor *values = tc_empty(TC_SHAPE(nnz), TC_FLOAT32);
+    tc_sparse *m = NULL;
+    int64_t distinct = nnz / 10 * 9;
+
+    if (indices != NULL && values != NULL) {
+        int64_t *ind = tc_data_ptr(indices);
+        float *val = tc_data_ptr(values);
+        for (int64_t k = 0; k < nnz; k++) {
+            int64_t from_k = k < distinct ? k : (int64_t)(next_random() % (uint64_t)distinct);
+            ind[k] = k < distinct ? (int64_t)(next_random() % (uint64_t)side) : ind[from_k];
+            ind[nnz + k] = k < distinct ? (int64_t)(next_random() % (uint64_t)side)
+                                        : ind[nnz + from_k];
+            val[k] = (float)(next_random() % 1000) / 1000.0f;
+            if (keys != NULL)
+                keys[k] = (uint64_t)ind[k] * (uint64_t)side + (uint64_t)ind[nnz + k];
+        }
+        m = tc_sparse_coo_tensor(indices, values, &TC_SHAPE(side, side));
+    }
+    tc_release(indices);
+    tc_release(values);
+    return m;
 }

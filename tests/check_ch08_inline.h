@@ -672,6 +672,60 @@ START_TEST(test_inline_untrusted_object_refused)
 }
 END_TEST
 
+/* A function with a backward in the source: the operator gets autograd
+   (chapter 8's tc_op_impl_autograd), a node named "SqBackward0", the
+   gradient 2x, and gradcheck passes (torch 1.13 with a custom
+   autograd.Function computes the same: x.grad = 2x). */
+static const char INLINE_SQ[] =
+    "#include <tc/tc.h>\n"
+    "tc_tensor *sq(const tc_tensor *x) { return tc_mul(x, x); }\n"
+    "int sq_backward(const tc_tensor *grad, const tc_value *args,\n"
+    "                const tc_tensor *result, tc_tensor **grads)\n"
+    "{\n"
+    "    tc_tensor *two_x = tc_add(args[0].as.tensor, args[0].as.tensor);\n"
+    "    (void)result;\n"
+    "    grads[0] = tc_mul(grad, two_x);\n"
+    "    tc_release(two_x);\n"
+    "    return grads[0] == NULL ? -1 : 0;\n"
+    "}\n";
+
+static tc_tensor *inline_call_sq(tc_tensor *const *inputs, void *op)
+{
+    return tc_op_call(op, 1, (tc_value[]){ tc_value_tensor(inputs[0]) });
+}
+
+START_TEST(test_inline_backward)
+{
+    static const char *const functions[] = { "sq(Tensor x) -> Tensor" };
+    struct inline_env e;
+    const tc_extension *ext;
+    tc_tensor *x = testing_tensor(TC_SHAPE(3), TC_FLOAT64, (const double[]){ 1, 2, 3 });
+    tc_tensor *y, *loss;
+    void *op;
+
+    inline_setup(&e, "0");
+    ext = tc_load_inline("sqext", INLINE_SQ, 1, functions, &e.options);
+    ck_assert_msg(ext != NULL, "%s", tc_error());
+    op = ext->ops[0];
+    ck_assert_int_eq(ag_set_requires_grad(x, true), 0);
+    y = inline_call_sq(&x, op);
+    ck_assert_msg(y != NULL, "%s", tc_error());
+    testing_expect_values(__LINE__, "sq(x)", y, 3, (const double[]){ 1, 4, 9 },
+                          TESTING_TOL(0, 0));
+    ck_assert_ptr_nonnull(ag_grad_fn(y));
+    ck_assert_str_eq(ag_node_type_name(ag_grad_fn(y)), "SqBackward0");
+    loss = ag_sum(y);
+    ck_assert_int_eq(ag_backward(loss, NULL, false), 0);
+    testing_expect_values(__LINE__, "x.grad", ag_grad(x), 3, (const double[]){ 2, 4, 6 },
+                          TESTING_TOL(0, 0));
+    ck_assert_msg(ag_gradcheck(inline_call_sq, op, 1, &x, NULL) == 0, "%s", tc_error());
+    tc_release(loss);
+    tc_release(y);
+    tc_release(x);
+    inline_teardown(&e);
+}
+END_TEST
+
 /* The arguments' checked runtime errors. */
 START_TEST(test_inline_bad_arguments)
 {
@@ -722,6 +776,7 @@ static void ch08_add_inline(Suite *s)
     tcase_add_test(load, test_inline_insecure_extension_directory);
     tcase_add_test(load, test_inline_corrupt_object_rebuilt);
     tcase_add_test(load, test_inline_untrusted_object_refused);
+    tcase_add_test(load, test_inline_backward);
     tcase_add_test(load, test_inline_bad_arguments);
     suite_add_tcase(s, load);
 }

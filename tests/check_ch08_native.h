@@ -81,7 +81,12 @@ START_TEST(test_native_by_name_equals_direct_call)
     tc_tensor *bt = K(tc_t(b));
 
     EXPECT_SAME(tc_call("aten::add.Tensor", T(a), T(b)), tc_add(a, b));
+    /* C has no keywords: the keyword-only alpha is passed by position */
+    EXPECT_SAME(tc_call("aten::add.Tensor", T(a), T(b), tc_value_double(0.5)),
+                tc_add_alpha(a, b, K(tc_number(0.5))));
     EXPECT_SAME(tc_call("aten::sub.Tensor", T(a), T(b)), tc_sub(a, b));
+    EXPECT_SAME(tc_call("aten::sub.Tensor", T(a), T(b), tc_value_int(-3)),
+                tc_sub_alpha(a, b, K(tc_number(-3))));
     EXPECT_SAME(tc_call("aten::mul.Tensor", T(a), T(b)), tc_mul(a, b));
     EXPECT_SAME(tc_call("aten::div.Tensor", T(a), T(b)), tc_div(a, b));
     EXPECT_SAME(tc_call("aten::neg", T(a)), tc_neg(a));
@@ -92,13 +97,17 @@ START_TEST(test_native_by_name_equals_direct_call)
     EXPECT_SAME(tc_call("aten::relu", T(a)), tc_relu(a));
     EXPECT_SAME(tc_call("aten::sigmoid", T(a)), tc_sigmoid(a));
     EXPECT_SAME(tc_call("aten::tanh", T(a)), tc_tanh(a));
-    EXPECT_SAME(tc_call("aten::pow.Tensor_Tensor", T(a), T(b)), tc_pow(a, b));
+    /* a and b require no grad: ag_pow records nothing */
+    EXPECT_SAME(tc_call("aten::pow.Tensor_Tensor", T(a), T(b)), ag_pow(a, b));
     EXPECT_SAME(tc_call("aten::pow.Tensor_Scalar", T(a), tc_value_double(2.5)),
                 tc_pow_scalar(a, 2.5));
     EXPECT_SAME(tc_call("aten::sum", T(a)), tc_sum(a));
     EXPECT_SAME(tc_call("aten::sum.dim_IntList", T(a), tc_value_ints(TC_SHAPE(1)),
                         tc_value_bool(true)),
                 tc_sum_dims(a, TC_SHAPE(1), true));
+    /* int[1]: one int stands for a list of one */
+    EXPECT_SAME(tc_call("aten::sum.dim_IntList", T(a), tc_value_int(-1)),
+                tc_sum_dims(a, TC_SHAPE(-1), false));
     EXPECT_SAME(tc_call("aten::mean", T(a)), tc_mean(a));
     EXPECT_SAME(tc_call("aten::mean.dim", T(a), tc_value_ints(TC_SHAPE(0))),
                 tc_mean_dims(a, TC_SHAPE(0), false));
@@ -176,6 +185,26 @@ START_TEST(test_native_grad_fn_names)
     EXPECT_RECORDED(tc_call("aten::contiguous", T(yt)), ag_contiguous(yt), "CloneBackward0");
     /* y.contiguous() of a contiguous leaf is y itself: no grad_fn */
     EXPECT_RECORDED(tc_call("aten::contiguous", T(y)), ag_contiguous(y), "None");
+}
+END_TEST
+
+/* torch.ops.aten.add(a, b, alpha=2) of [1, 2] and [10, 20]: [21, 42];
+   of int64 tensors with alpha=0.5, PyTorch's refusal. */
+START_TEST(test_native_alpha)
+{
+    tc_tensor *a = testing_tensor(TC_SHAPE(2), TC_FLOAT32, (const double[]){ 1, 2 });
+    tc_tensor *b = testing_tensor(TC_SHAPE(2), TC_FLOAT32, (const double[]){ 10, 20 });
+    tc_tensor *i = testing_int64_tensor(TC_SHAPE(2), (const int64_t[]){ 1, 2 });
+
+    testing_expect_values(__LINE__, "add alpha=2",
+                          K(tc_call("aten::add", T(a), T(b), tc_value_int(2))), 2,
+                          (const double[]){ 21, 42 }, TESTING_TOL(0, 0));
+    testing_expect_values(__LINE__, "sub alpha=2",
+                          K(tc_call("aten::sub", T(a), T(b), tc_value_int(2))), 2,
+                          (const double[]){ -19, -38 }, TESTING_TOL(0, 0));
+    EXPECT_FAILS(tc_call("aten::add", T(i), T(i), tc_value_double(0.5)),
+                 "For integral input tensors, argument alpha must not be a floating point "
+                 "number.");
 }
 END_TEST
 
@@ -607,6 +636,7 @@ static void ch08_add_native(Suite *s)
 
     tcase_add_test(tc, test_native_by_name_equals_direct_call);
     tcase_add_test(tc, test_native_grad_fn_names);
+    tcase_add_test(tc, test_native_alpha);
     tcase_add_test(tc, test_native_dim_none);
     tcase_add_test(tc, test_native_square);
     tcase_add_test(tc, test_native_replaced_cpu_kernel);
