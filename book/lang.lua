@@ -21,6 +21,9 @@ Usage: pandoc PAGE.md --lua-filter book/lang.lua -M lang=en   (or lang=zh)
     \mathit{word} or \mathrm{word}, become \text{word}: one upright word,
     not a product of italic letters set apart.  Write a product of
     one-letter variables with spaces: $2 n k m$.
+  * Chinese: a line break or space next to full-width punctuation (，。：)
+    is dropped, so that "，" ending a line and `code` starting the next do
+    not render as "， code".
   * Pages whose metadata says `pagetoc: true` get a table of contents of
     their h2 and h3 headings after the h1 (HTML only: an EPUB has its own).
 ]]
@@ -286,11 +289,43 @@ local function set_meta(meta)
   return meta
 end
 
+-- Chinese: a line break right after full-width punctuation is no space.
+-- pandoc's east_asian_line_breaks drops a break between two wide
+-- characters only, so "，" at the end of a line and `code` at the start of
+-- the next rendered as "， code"; the punctuation carries its own space.
+local FULLWIDTH_PUNCT = {}
+for _, p in ipairs({ '，', '。', '、', '：', '；', '！', '？', '（', '）', '“', '”', '‘', '’', '《', '》' }) do
+  FULLWIDTH_PUNCT[p] = true
+end
+
+local function ends_in_fullwidth_punct(el)
+  return el ~= nil and el.t == 'Str' and #el.text >= 3 and FULLWIDTH_PUNCT[el.text:sub(-3)]
+end
+
+local function starts_with_fullwidth_punct(el)
+  return el ~= nil and el.t == 'Str' and #el.text >= 3 and FULLWIDTH_PUNCT[el.text:sub(1, 3)]
+end
+
+local function tight_cjk_breaks(inlines)
+  if lang ~= 'zh' then return nil end
+  local out = pandoc.List()
+  for i, el in ipairs(inlines) do
+    if (el.t == 'SoftBreak' or el.t == 'Space') and
+       (ends_in_fullwidth_punct(inlines[i - 1]) or starts_with_fullwidth_punct(inlines[i + 1])) then
+      -- dropped
+    else
+      out:insert(el)
+    end
+  end
+  return out
+end
+
 return {
   { Meta = read_lang },
   { Pandoc = pair_heading_ids },
   { Div = select, Span = select },
   { CodeBlock = nwcode, Link = link, Math = math },
+  { Inlines = tight_cjk_breaks },
   { Pandoc = pagetoc },
   { Meta = set_meta },
 }

@@ -272,6 +272,18 @@ t_search_math() {   # math in the index reads as plain text, not one token per M
     grep -qF 'offset + ∑_k i_k ⋅ stride_k and 2^63 − 1' "$TMP/smath/search-index.js"
 }
 
+t_cjk_breaks() {   # zh: no space after full-width punctuation at a line break; en untouched
+    mkdir -p "$TMP/cjk" &&
+    printf '::: {lang=zh}\n用法如下，\n`tc_call` 按名字调用。\n:::\n\n::: {lang=en}\nSee,\n`tc_call` here.\n:::\n' \
+        > "$TMP/cjk/p.md" &&
+    for l in en zh; do
+        pandoc "$TMP/cjk/p.md" -f markdown+east_asian_line_breaks -t html5 --data-dir=book \
+            --lua-filter book/lang.lua -M lang=$l -o "$TMP/cjk/$l.html" || return 1
+    done &&
+    grep -qF '用法如下，<code>tc_call</code> 按名字调用。' "$TMP/cjk/zh.html" &&
+    grep -qF 'See, <code>tc_call</code> here.' "$TMP/cjk/en.html"
+}
+
 t_in_browser() {   # computed styles, search, the language switch, for real
     local out
     out=$(python3 tests/tooling/probe.py "$TMP/html" \
@@ -376,6 +388,7 @@ check "glossary page in both languages" t_glossary_html
 check "htmlonly passages stay out of the EPUB" t_htmlonly
 check "search index per language" t_search_index
 check "search index: math as plain text" t_search_math
+check "zh: no space after full-width punctuation at a line break" t_cjk_breaks
 check "in Chromium: zh emphasis, no justify, search, switch, dark" t_in_browser
 check "browsercheck passes the fixture book" t_browsercheck
 check "browsercheck catches each kind of problem" t_browsercheck_catches
