@@ -58,7 +58,8 @@ FUZZ_SECONDS ?= 180
 FUZZ_CHECK_RUNS ?= 30000
 FUZZ_SEED ?= 1
 
-.PHONY: all deps book browsercheck check test bench golden clean help pytorch-outputs exercises fuzz FORCE
+.PHONY: all deps book browsercheck check test bench golden clean help pytorch-outputs exercises fuzz \
+        install uninstall FORCE
 
 all: $(BINS) book
 
@@ -85,6 +86,12 @@ help:
 	@echo 'make golden     rewrite tests/golden/*.out from the binaries (read the diff!)'
 	@echo 'make pytorch-outputs   record what PyTorch prints for the Python lines of'
 	@echo '                the chapters (book/pytorch/*.out; needs torch, read the diff!)'
+	@echo 'make install    install the final snapshot'"'"'s library for programs outside the'
+	@echo '                book: PREFIX/lib/libtc.a and libtc.so, the headers in'
+	@echo '                PREFIX/include/tc/, PREFIX/lib/pkgconfig/tc.pc (PREFIX defaults'
+	@echo '                to /usr/local; DESTDIR=DIR stages the tree under DIR); then'
+	@echo '                cc prog.c $$(pkg-config --cflags --libs tc)'
+	@echo 'make uninstall  remove the files make install wrote (same PREFIX and DESTDIR)'
 	@echo 'make clean      remove build/'
 	@echo 'CC=clang make check   the same with clang'
 
@@ -104,13 +111,16 @@ build/.cc: FORCE
 # chapter's binary, the earlier chapters' demos, the exercises), instead of
 # being compiled again for each: $(call library,OBJ,COMPILER,FLAGS,n). The
 # objects are rebuilt together when the snapshot or the compiler changes.
+# TC_INCLUDE_DIR, where load_inline finds <tc/tc.h> for the extensions it
+# compiles, is the snapshot's include/ unless a fifth argument names another
+# directory (`make install`: the installed headers).
 define library
 $(1)/ch$(4)/.stamp: $(call snap,$(4))/.stamp build/.cc
 	@rm -rf $$(@D) && mkdir -p $$(@D)
 	@echo '$$($(2)) $$($(3)) -c $(call snap,$(4))/src/*.c -> $$(@D)'
 	@set -e; for f in $(call snap,$(4))/src/*.c; do \
 	    $$($(2)) $$($(3)) -I$(call snap,$(4))/src -c "$$$$f" \
-	        -DTC_INCLUDE_DIR='"$(CURDIR)/$(call snap,$(4))/include"' \
+	        -DTC_INCLUDE_DIR='"$(if $(5),$(5),$(CURDIR)/$(call snap,$(4))/include)"' \
 	        -o $$(@D)/"$$$$(basename "$$$$f" .c)".o; \
 	done
 	@touch $$@
@@ -342,6 +352,87 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.c tests/fuzz/fuzz.h \
 
 fuzz: $(FUZZ_BINS)
 	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+# ---- make install ---------------------------------------------------------------
+# The final snapshot's library, installed under PREFIX (default /usr/local):
+#   PREFIX/lib/libtc.a, PREFIX/lib/libtc.so     static and shared
+#   PREFIX/include/tc/*.h                       the public headers (not *_impl.h
+#                                               nor *_kernels.h); <tc/tc.h>
+#   PREFIX/lib/pkgconfig/tc.pc                  for cc $(pkg-config --cflags --libs tc)
+# DESTDIR is prepended to every path written, and to nothing else: a package
+# is staged in DESTDIR and works once copied to PREFIX. Everything is first
+# built under build/install/PREFIX/ (the objects in obj/, then the tree that
+# is copied), compiled again with -fPIC, one set of objects for both
+# libraries, and with TC_INCLUDE_DIR = PREFIX/include, where load_inline
+# finds the headers for the extensions it compiles. A directory per PREFIX:
+# installing into two prefixes does not rebuild back and forth.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+override PREFIX := $(patsubst %/,%,$(PREFIX))
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+ifeq ($(PREFIX),)
+$(error PREFIX must name a directory other than /)
+endif
+ifneq ($(PREFIX),$(firstword $(filter /%,$(PREFIX))))
+$(error PREFIX must be one absolute path without blanks, not '$(PREFIX)')
+endif
+ifneq ($(PREFIX),$(subst ',,$(subst ",,$(subst \,,$(PREFIX)))))
+$(error PREFIX must not contain quotes or backslashes: '$(PREFIX)')
+endif
+endif
+STAGE    := build/install$(PREFIX)
+PICFLAGS := $(CFLAGS) -fPIC
+$(eval $(call library,$(STAGE)/obj,CC,PICFLAGS,$(LAST),$(PREFIX)/include))
+
+$(STAGE)/lib/libtc.a: $(STAGE)/obj/ch$(LAST)/.stamp
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $(<D)/*.o
+
+# -z defs: every symbol the library uses is defined in it or in -lm -pthread -ldl.
+$(STAGE)/lib/libtc.so: $(STAGE)/obj/ch$(LAST)/.stamp
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libtc.so -Wl,-z,defs $(<D)/*.o -lm -pthread -ldl -o $@
+
+# The headers without tangle.sh's #line directives (they name the book's
+# .nw files, which are not installed).
+$(STAGE)/include/tc/.stamp: $(call snap,$(LAST))/.stamp Makefile
+	@rm -rf $(@D) && mkdir -p $(@D)
+	@set -e; for f in $(call snap,$(LAST))/src/*.h; do \
+	    case $$f in *_impl.h|*_kernels.h) continue;; esac; \
+	    sed '/^#line [0-9]/d' "$$f" > $(@D)/$$(basename "$$f"); \
+	done
+	@touch $@
+
+$(STAGE)/lib/pkgconfig/tc.pc: $(TOC) Makefile
+	@mkdir -p $(@D)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
+	    'includedir=$${prefix}/include' '' 'Name: tc' \
+	    'Description: PyTorch internals, rebuilt in literate C: tensors, autograd, dispatch, inline extensions' \
+	    'Version: $(call int,$(LAST))' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -ltc' \
+	    'Libs.private: -lm -pthread -ldl' > $@
+
+INSTALLED := lib/libtc.a lib/libtc.so lib/pkgconfig/tc.pc
+# ld.so finds a new shared library in a directory of /etc/ld.so.conf only
+# after ldconfig has rebuilt its cache: run it when that is the case.
+LDCONFIG = if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v ldconfig > /dev/null && \
+               grep -qsx '$(PREFIX)/lib' /etc/ld.so.conf /etc/ld.so.conf.d/*.conf; then ldconfig; fi
+
+install: $(addprefix $(STAGE)/,$(INSTALLED)) $(STAGE)/include/tc/.stamp
+	install -d '$(DESTDIR)$(PREFIX)/include/tc' '$(DESTDIR)$(PREFIX)/lib/pkgconfig'
+	install -m 644 $(STAGE)/include/tc/*.h '$(DESTDIR)$(PREFIX)/include/tc/'
+	install -m 644 $(STAGE)/lib/libtc.a '$(DESTDIR)$(PREFIX)/lib/'
+	install -m 755 $(STAGE)/lib/libtc.so '$(DESTDIR)$(PREFIX)/lib/'
+	install -m 644 $(STAGE)/lib/pkgconfig/tc.pc '$(DESTDIR)$(PREFIX)/lib/pkgconfig/'
+	@$(LDCONFIG)
+
+# Removes the files install writes, and include/tc if it is then empty; the
+# directories it may have created besides (lib, lib/pkgconfig) are left, as
+# other packages share them.
+uninstall: $(STAGE)/include/tc/.stamp
+	rm -f $(foreach f,$(INSTALLED),'$(DESTDIR)$(PREFIX)/$(f)')
+	for h in $(STAGE)/include/tc/*.h; do rm -f '$(DESTDIR)$(PREFIX)/include/tc/'"$${h##*/}"; done
+	@rmdir '$(DESTDIR)$(PREFIX)/include/tc' 2> /dev/null || true
+	@$(LDCONFIG)
 
 clean:
 	rm -rf build

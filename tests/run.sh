@@ -9,7 +9,9 @@
 #   valgrind  binary N under valgrind, no leaks allowed, and the unit tests
 #             of the newest snapshot
 #   tooling   tangle.sh's and the book tooling's own tests (the output blocks
-#             and figures too), and PyTorch's recorded output still current
+#             and figures too), make install and uninstall into a scratch
+#             prefix (tests/tooling/test_install.sh), and PyTorch's recorded
+#             output still current
 #   twins     every English passage has a current Chinese twin
 #   links     every link in the rendered books resolves
 #   browser   every page of both books in headless Chromium at 1280 and 390 px
@@ -117,6 +119,7 @@ echo "== tooling and book"
 step "tangle.sh tests" tests/tooling/test_tangle.sh
 step "book tooling tests" tests/tooling/test_book.sh
 step "output blocks and figures tests" tests/tooling/test_answers.sh
+step "make install and uninstall tests" tests/tooling/test_install.sh
 step "PyTorch recordings current" python3 book/pytorch.py check
 step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv) book/preface.md
 # The exercise tests (built by make) compile against the book's code and
