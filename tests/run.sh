@@ -51,9 +51,32 @@ step() {
 
 # A Check run counts its tests into the totals; the step itself is not counted.
 unit() {
-    local name=$1 log line start=$SECONDS; shift
+    local name=$1 log start=$SECONDS; shift
     log=$logs/$(echo "$name" | tr ' /' '__').log
-    "$@" > "$log" 2>&1; local status=$?
+    "$@" > "$log" 2>&1
+    unit_report "$name" $? "$start"
+}
+
+# unit_start NAME COMMAND...: start a Check run in the background; unit_finish
+# NAME waits for it and reports it as unit does. The longest step (the newest
+# snapshot's unit tests under valgrind) runs this way beside the others, on
+# the machine's other core.
+declare -A bg_pid bg_start
+unit_start() {
+    local name=$1 log; shift
+    log=$logs/$(echo "$name" | tr ' /' '__').log
+    "$@" > "$log" 2>&1 &
+    bg_pid[$name]=$!; bg_start[$name]=$SECONDS
+}
+unit_finish() {
+    wait "${bg_pid[$1]}"
+    unit_report "$1" $? "${bg_start[$1]}"
+}
+
+# unit_report NAME STATUS START: PASS or FAIL from the run's log and status.
+unit_report() {
+    local name=$1 status=$2 start=$3 log line
+    log=$logs/$(echo "$name" | tr ' /' '__').log
     line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
     echo "$line" | sed -E 's/^/      /'
     local n f e
@@ -87,6 +110,10 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 vg=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all
     --errors-for-leak-kinds=all --child-silent-after-fork=yes)
 
+newest=${nums[-1]}
+[ $memcheck = 0 ] ||
+    unit_start "valgrind unit ch$newest" env CK_FORK=no "${vg[@]}" build/test/ch$newest/check
+
 for n in "${nums[@]}"; do
     echo "== snapshot $n"
     unit "unit ch$n" build/test/ch$n/check
@@ -108,7 +135,7 @@ for n in "${nums[@]}"; do
         # every test still runs under both, and make check stays short.
         if [ "$n" = "${nums[-1]}" ]; then
             unit "asan+ubsan unit ch$n" env CK_FORK=no build/asan/ch$n/check
-            unit "valgrind unit ch$n" env CK_FORK=no "${vg[@]}" build/test/ch$n/check
+            unit_finish "valgrind unit ch$n"   # started at the top
         fi
         step "asan+ubsan ch$n" build/asan/ch$n/ch$n
         step "valgrind ch$n" "${vg[@]}" build/bin/ch$n
@@ -156,11 +183,14 @@ step "links in the EPUBs" epub_links
 step "book in Chromium at 1280 and 390 px" python3 book/browsercheck.py build/book
 # epubcheck's jar run by java itself (the /usr/bin/epubcheck wrapper needs
 # binfmt_misc, which containers often lack); C1 only: it starts faster.
+# Both books at once, one java each.
 epubcheck_all() {
-    local e s=0
+    local e pids=() s=0 p
     for e in build/book/pytorch-internals-en.epub build/book/pytorch-internals-zh.epub; do
-        java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar /usr/share/java/epubcheck.jar -q "$e" || s=1
+        java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar /usr/share/java/epubcheck.jar -q "$e" &
+        pids+=($!)
     done
+    for p in "${pids[@]}"; do wait "$p" || s=1; done
     return $s
 }
 step "EPUBs pass epubcheck" epubcheck_all
