@@ -746,12 +746,98 @@ START_TEST(test_call_races_replacement)
 }
 END_TEST
 
+/* An operator keeps its schema as printed, in TC_SCHEMA_MAX bytes: a schema
+   whose printed form is longer is refused by the parser. Found by
+   tests/fuzz/fuzz_dispatch.c (corpus: crash-schema-cut-short-when-printed):
+   tc_schema_format cut the text short, the cut text did not parse again,
+   and tc_op_def, which compares printed texts, took two schemas that differ
+   past the cut for one operator. */
+static void d8_long_schema(char *text, size_t size, const char *ns, const char *type,
+                           const char *fill_default, int nfill, const char *last)
+{
+    char name[64];
+    size_t len = (size_t)snprintf(text, size, "%s::f(", ns);
+
+    for (int i = 0; i < nfill; i++) {
+        memset(name, 'a' + i, 63);
+        name[63] = '\0';
+        len += (size_t)snprintf(text + len, size - len, "%s %s%s, ", type, name, fill_default);
+    }
+    snprintf(text + len, size - len, "%s) -> Tensor", last);
+}
+
+START_TEST(test_schema_too_long_when_printed)
+{
+    char text[1024], other[1024], want[1200], buf[TC_SCHEMA_MAX], last[80];
+    tc_schema s;
+
+    /* 511 characters as printed fit, 512 do not */
+    snprintf(last, sizeof last, "Tensor %.53s",    /* 8 + 6 * 72 + 7 + 53 + 11 */
+             "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz");
+    d8_long_schema(text, sizeof text, "t8fz", "Tensor", "", 6, last);
+    ck_assert_uint_eq(strlen(text), 511);
+    tc_clear_error();
+    ck_assert_int_eq(tc_schema_parse(text, NULL, &s), 0);
+    ck_assert_str_eq(tc_schema_format(&s, buf), text);
+    strcat(last, "z");
+    d8_long_schema(text, sizeof text, "t8fz", "Tensor", "", 6, last);
+    ck_assert_uint_eq(strlen(text), 512);
+    snprintf(want, sizeof want, "a schema longer than 511 characters as printed:\n%s", text);
+    d8_parse_fails(text, want);
+    /* Short as written, long as printed: 1e-5 prints as 1.0000000000000001e-05.
+       The two differ only past the 511th printed character. */
+    d8_long_schema(text, sizeof text, "t8fz", "float", "=1e-5", 6, "float z=1e-5");
+    d8_long_schema(other, sizeof other, "t8fz", "float", "=1e-5", 6, "int z=1");
+    ck_assert_uint_lt(strlen(text), 511);
+    tc_clear_error();
+    ck_assert_ptr_null(tc_op_def(text));
+    ck_assert_ptr_nonnull(tc_error());
+    ck_assert_msg(strncmp(tc_error(), "a schema longer than 511 characters as printed:\n", 48) == 0,
+                  "%s", tc_error());
+    tc_clear_error();
+    ck_assert_ptr_null(tc_op_def(other));
+    ck_assert_ptr_nonnull(tc_error());
+    tc_clear_error();
+    ck_assert_ptr_null(tc_op_find("t8fz::f"));
+    tc_clear_error();
+}
+END_TEST
+
+/* A list default of equal values prints as the one value only for int[N]
+   with N values: it reads back as N copies. PyTorch 1.13 prints `int[] a=3`
+   for [3, 3] (its parser refuses it) and `int[2] a=3` for [3, 3, 3] (it
+   reads back as [3, 3]):
+   python3 -c 'import torch; print(torch._C.parse_schema("f(int[] a=[3, 3]) -> Tensor"))'
+   Found by tests/fuzz/fuzz_dispatch.c (corpus: crash-equal-list-default-printed-as-one-value);
+   tc_op_def took the two schemas below for one. */
+START_TEST(test_schema_equal_list_defaults)
+{
+    tc_op *op;
+
+    d8_round_trip("f(int[] a=[3, 3]) -> Tensor", NULL, "f(int[] a=[3, 3]) -> Tensor");
+    d8_round_trip("f(int[2] a=[3, 3, 3]) -> Tensor", NULL, "f(int[2] a=[3, 3, 3]) -> Tensor");
+    d8_round_trip("f(int[3] a=[3, 3]) -> Tensor", NULL, "f(int[3] a=[3, 3]) -> Tensor");
+    d8_round_trip("f(int[2]? a=[3, 3]) -> Tensor", NULL, "f(int[2]? a=3) -> Tensor");
+    op = tc_op_def("t8fz::g(int[] a=[3, 3]) -> Tensor");
+    ck_assert_ptr_nonnull(op);
+    tc_clear_error();
+    ck_assert_ptr_null(tc_op_def("t8fz::g(int[] a=[3, 3, 3]) -> Tensor"));
+    ck_assert_str_eq(tc_error(), "Tried to register an operator (t8fz::g(int[] a=[3, 3, 3]) -> "
+                     "Tensor) with the same name and overload name multiple times. Each "
+                     "overload's schema should only be registered with a single call to def().");
+    tc_clear_error();
+    ck_assert_int_eq(tc_op_schema(op)->args[0].default_value.as.ints.dim, 2);
+}
+END_TEST
+
 static void ch08_add_dispatch(Suite *s)
 {
     TCase *tc = testing_tcase("dispatch", NULL, NULL);
 
     tcase_add_test(tc, test_schema_round_trips);
     tcase_add_test(tc, test_schema_parse_errors);
+    tcase_add_test(tc, test_schema_too_long_when_printed);
+    tcase_add_test(tc, test_schema_equal_list_defaults);
     tcase_add_test(tc, test_schema_fields);
     tcase_add_test(tc, test_def_find_and_list);
     tcase_add_test(tc, test_unknown_names);
