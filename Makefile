@@ -30,6 +30,8 @@ CHECK_LIBS = `pkg-config --cflags --libs check`
 int  = $(patsubst 0%,%,$(1))
 upto = $(wordlist 1,$(call int,$(1)),$(NUMS))
 snap = build/snap/ch$(1)
+# where load_inline finds <tc/tc.h> for snapshot n's extensions
+snapinclude = $(CURDIR)/$(call snap,$(1))/include
 
 BINS   := $(foreach n,$(NUMS),build/bin/ch$(n))
 CHECKS := $(foreach n,$(NUMS),build/test/ch$(n)/check)
@@ -120,7 +122,7 @@ $(1)/ch$(4)/.stamp: $(call snap,$(4))/.stamp build/.cc
 	@echo '$$($(2)) $$($(3)) -c $(call snap,$(4))/src/*.c -> $$(@D)'
 	@set -e; for f in $(call snap,$(4))/src/*.c; do \
 	    $$($(2)) $$($(3)) -I$(call snap,$(4))/src -c "$$$$f" \
-	        -DTC_INCLUDE_DIR='"$(if $(5),$(5),$(CURDIR)/$(call snap,$(4))/include)"' \
+	        -DTC_INCLUDE_DIR='"$(if $(5),$(5),$(call snapinclude,$(4)))"' \
 	        -o $$(@D)/"$$$$(basename "$$$$f" .c)".o; \
 	done
 	@touch $$@
@@ -306,7 +308,7 @@ build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) b
 	    > $(@D)/benches.h
 	$(CC) $(CFLAGS) -O3 -march=native -I$(@D) -I$(call snap,$(LAST))/src tests/bench_main.c \
 	    $(BENCH_SRC) $(call snap,$(LAST))/src/*.c \
-	    -DTC_INCLUDE_DIR='"$(CURDIR)/$(call snap,$(LAST))/include"' $(LDLIBS) -o $@
+	    -DTC_INCLUDE_DIR='"$(call snapinclude,$(LAST))"' $(LDLIBS) -o $@
 
 # Chapter 4 times PyTorch's coalesce in the same run, through the script in
 # TORCH_BENCH, chapter 5 PyTorch's autograd, through TORCH_BENCH_CH05,
