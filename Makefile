@@ -63,7 +63,7 @@ FUZZ_SEED ?= 1
 .PHONY: all deps book browsercheck check test bench golden clean help pytorch-outputs exercises fuzz \
         install uninstall FORCE
 
-all: $(BINS) book
+all: $(BINS) $(TCRUNS) book
 
 help:
 	@echo 'make            install missing Debian packages, build every chapter binary'
@@ -181,6 +181,26 @@ endef
 $(foreach n,$(NUMS),$(eval $(call snapshot_rules,$(n))))
 $(foreach n,$(NUMS),$(foreach k,$(call upto,$(n)),$(eval $(call demo_rule,$(n),$(k)))))
 
+# ---- chapter 9's launcher ------------------------------------------------------
+
+# tcrun (cmd/tcrun.c, chapter 9) starts N ranks of a program, as torchrun
+# does: a program of every snapshot from 9 on; build/bin/tcrun is the newest
+# snapshot's.
+TCRUN_NUMS := $(filter-out 01 02 03 04 05 06 07 08,$(NUMS))
+TCRUNS     := $(foreach n,$(TCRUN_NUMS),build/test/ch$(n)/tcrun) $(if $(TCRUN_NUMS),build/bin/tcrun)
+
+define tcrun_rule
+build/test/ch$(1)/tcrun: $(call lib,$(1))
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call libobjs,$(1)) \
+	    $(call snap,$(1))/cmd/tcrun.c $$(LDLIBS) -o $$@
+endef
+$(foreach n,$(TCRUN_NUMS),$(eval $(call tcrun_rule,$(n))))
+
+build/bin/tcrun: build/test/ch$(LAST)/tcrun
+	@mkdir -p $(@D)
+	cp $< $@
+
 # ---- exercises ------------------------------------------------------------------
 
 # tests/exercises/chNN_NAME.c checks exercise NAME at the end of chapter NN: a
@@ -285,7 +305,7 @@ browsercheck: $(BOOK)
 
 # ---- tests ----------------------------------------------------------------------
 
-TEST_ARTIFACTS := $(BINS) $(CHECKS) $(DEMOS) $(BOOK) $(EXERCISE_BINS)
+TEST_ARTIFACTS := $(BINS) $(TCRUNS) $(CHECKS) $(DEMOS) $(BOOK) $(EXERCISE_BINS)
 
 test: $(TEST_ARTIFACTS)
 	@tests/run.sh --no-memcheck $(NUMS)

@@ -15,6 +15,7 @@ packages=(
     chromium                    # the book opened in a real browser (book/browsercheck.py)
     epubcheck default-jre-headless  # validates the EPUBs (a Java program)
     libopenblas0-pthread        # make bench: chapter 7's matmul against OpenBLAS
+    openmpi-bin libopenmpi-dev  # chapter 9: the MPI backend (mpicc), mpirun
 )
 
 # clang's sanitizer runtimes and libFuzzer (make fuzz, and the fuzz steps of
