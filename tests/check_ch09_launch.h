@@ -224,6 +224,27 @@ static int la_blocked_in_collective(void *arg, int rank)
     return 0;
 }
 
+/* A SIGTERM handler of the caller's: it must never run in a rank. Check's
+   own runner has one that kills the test's whole process group, and a rank
+   that inherited it and got the launcher's SIGTERM before it had reset its
+   signals killed the test that launched it (seen now and then when every
+   rank failed at once). */
+static int la_handler_ran[2] = { -1, -1 };
+
+static void la_caller_handler(int sig)
+{
+    (void)sig;
+    if (write(la_handler_ran[1], "T", 1) != 1) {
+        /* nothing to do in a handler */
+    }
+}
+
+static int la_fail_at_once(void *arg, int rank)
+{
+    (void)arg;
+    return rank == 0 ? 1 : 0;
+}
+
 /* ----------------------------------------------------------------- tests */
 
 static tc_launch_options la_options(int n)
@@ -318,6 +339,35 @@ START_TEST(test_launch_blocked_in_collective)
         ck_assert_int_eq(la_check_pids_gone(), 4);
     }
     ck_assert(!la_shm_names_left());
+}
+END_TEST
+
+/* Rank 0 fails at once, while the last ranks have only just been forked:
+   the launcher's SIGTERM reaches them with the signals they inherited, and
+   the caller's handler must not run there. */
+START_TEST(test_launch_handlers_not_inherited)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = la_caller_handler;
+    sigemptyset(&sa.sa_mask);
+    ck_assert_int_eq(pipe(la_handler_ran), 0);
+    fcntl(la_handler_ran[0], F_SETFL, O_NONBLOCK);
+    ck_assert_int_eq(sigaction(SIGTERM, &sa, &old), 0);
+    int rounds = getenv("TC_TEST_QUICK") ? 3 : 20;
+    for (int i = 0; i < rounds; i++) {
+        tc_launch_options opts = la_options(8);
+        tc_launch_result res;
+        ck_assert_int_eq(tc_launch_fn(&opts, la_fail_at_once, NULL, &res), 0);
+        ck_assert_int_eq(res.exit_code, 1);
+        ck_assert_int_eq(res.failed_rank, 0);
+    }
+    sigaction(SIGTERM, &old, NULL);
+    char c;
+    ck_assert_msg(read(la_handler_ran[0], &c, 1) != 1,
+                  "the caller's SIGTERM handler ran in a rank");
+    close(la_handler_ran[0]);
+    close(la_handler_ran[1]);
 }
 END_TEST
 
@@ -460,6 +510,7 @@ static void ch09_add_launch(Suite *s)
     tcase_add_test(tc, test_launch_one_fails);
     tcase_add_test(tc, test_launch_sigkill_after_grace);
     tcase_add_test(tc, test_launch_blocked_in_collective);
+    tcase_add_test(tc, test_launch_handlers_not_inherited);
     tcase_add_test(tc, test_launch_killed_by_signal);
     tcase_add_test(tc, test_launch_environment);
     tcase_add_test(tc, test_launch_launched);
