@@ -586,8 +586,9 @@ static int pg_body_print(void *arg, int rank)
         return 1;
     FILE *f = rank == 0 ? fopen(path, "w") : NULL;
     char text[64];
-    snprintf(text, sizeof text, rank == 1 ? "" : "rank %d says %.*s\n", rank, rank * 3,
-             "hello hello hello hello");
+    text[0] = '\0';   /* rank 1 says nothing */
+    if (rank != 1)
+        snprintf(text, sizeof text, "rank %d says %.*s\n", rank, rank * 3, "hello hello hello");
     int rc = tc_pg_print_ordered(w, f, text);
     int64_t calls = tc_pg_get_stats(w).calls;
     if (f)
@@ -677,6 +678,38 @@ START_TEST(test_pg_no_names_left)
 }
 END_TEST
 
+/* Under torchrun (no TC_SHM_FD, but MASTER_PORT and TORCHELASTIC_RUN_ID):
+   the named rendezvous; the name is gone once every rank has attached. */
+static int pg_body_named(void *arg, int rank)
+{
+    const char *run = arg;
+    unsetenv("TC_SHM_FD");
+    setenv("MASTER_PORT", "29511", 1);
+    setenv("TORCHELASTIC_RUN_ID", run, 1);
+    tc_pg *w = tc_dist_init();
+    int bad = 0;
+    if (!w) {
+        fprintf(stderr, "rank %d: %s\n", rank, tc_error());
+        return 1;
+    }
+    tc_tensor *t = tc_full(TC_SHAPE(2), rank + 1, TC_INT64);
+    PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0 && testing_get(t, IDX(1)) == 1 + 2 + 3);
+    char path[160];
+    snprintf(path, sizeof path, "/dev/shm/tc-%ld-%s-29511", (long)getuid(), run);
+    PG_EXPECT(access(path, F_OK) != 0);
+    tc_release(t);
+    tc_dist_finalize();
+    return bad != 0;
+}
+
+START_TEST(test_pg_named_rendezvous)
+{
+    char run[64];
+    snprintf(run, sizeof run, "pgtest%ld", (long)getpid());
+    pg_launch(3, pg_body_named, run);
+}
+END_TEST
+
 static void ch09_add_pg(Suite *s)
 {
     TCase *tc = tcase_create("ch09_pg");
@@ -690,5 +723,6 @@ static void ch09_add_pg(Suite *s)
     tcase_add_test(tc, test_pg_print_ordered);
     tcase_add_test(tc, test_pg_single);
     tcase_add_test(tc, test_pg_no_names_left);
+    tcase_add_test(tc, test_pg_named_rendezvous);
     suite_add_tcase(s, tc);
 }
