@@ -61,24 +61,21 @@ static void fill(tc_tensor *t, int r, int64_t first, uint64_t salt)
         input_value(t->dtype, r, first + i, salt, p + (size_t)i * item);
 }
 
-/* acc = acc op x, for one element: MIN and MAX keep a NaN, as
-   torch.minimum and torch.maximum do; int64 sums wrap. */
+/* acc = acc op x, for one element: MIN and MAX as gloo's std::min and
+   std::max (x replaces acc only when it compares less, or greater: a NaN
+   in acc stays, a NaN in x is dropped); int64 sums wrap. */
 static void fold_one(tc_dtype dtype, tc_reduce_op op, void *acc, const void *x)
 {
     if (dtype == TC_FLOAT32) {
         float a = *(float *)acc, b = *(const float *)x;
-        *(float *)acc = op == TC_REDUCE_MIN   ? (isnan(a) || (!isnan(b) && a <= b) ? a : b)
-                        : op == TC_REDUCE_MAX ? (isnan(a) || (!isnan(b) && a >= b) ? a : b)
-                                              : a + b;
+        *(float *)acc = op == TC_REDUCE_MIN ? (b < a ? b : a) : op == TC_REDUCE_MAX ? (a < b ? b : a) : a + b;
     } else if (dtype == TC_FLOAT64) {
         double a = *(double *)acc, b = *(const double *)x;
-        *(double *)acc = op == TC_REDUCE_MIN   ? (isnan(a) || (!isnan(b) && a <= b) ? a : b)
-                         : op == TC_REDUCE_MAX ? (isnan(a) || (!isnan(b) && a >= b) ? a : b)
-                                               : a + b;
+        *(double *)acc = op == TC_REDUCE_MIN ? (b < a ? b : a) : op == TC_REDUCE_MAX ? (a < b ? b : a) : a + b;
     } else {
         int64_t a = *(int64_t *)acc, b = *(const int64_t *)x;
-        *(int64_t *)acc = op == TC_REDUCE_MIN   ? (a <= b ? a : b)
-                          : op == TC_REDUCE_MAX ? (a >= b ? a : b)
+        *(int64_t *)acc = op == TC_REDUCE_MIN   ? (b < a ? b : a)
+                          : op == TC_REDUCE_MAX ? (a < b ? b : a)
                                                 : (int64_t)((uint64_t)a + (uint64_t)b);
     }
 }
@@ -329,7 +326,17 @@ static void case_all_to_all(run *R, tc_dtype dtype, int64_t count, uint64_t salt
     tc_release(want);
 }
 
-/* MIN and MAX with a NaN in element (world rank % 7) of each rank: it stays. */
+/* MIN and MAX with NaNs: world rank r's element r % 7 is a NaN. Whether
+   a NaN survives depends on the order (it stays when it is in the running
+   value, it is dropped when it comes later), so this pins the order too. */
+static float nan_input(int r, int64_t i)
+{
+    float x;
+
+    input_value(TC_FLOAT32, r, i, 99, &x);
+    return i == r % 7 ? NAN : x;
+}
+
 static void case_nan(run *R, tc_reduce_op op)
 {
     tc_tensor *t = tc_empty(TC_SHAPE(7), TC_FLOAT32), *want = tc_empty(TC_SHAPE(7), TC_FLOAT32);
@@ -339,12 +346,13 @@ static void case_nan(run *R, tc_reduce_op op)
     int rc;
 
     for (int64_t i = 0; i < 7; i++) {
-        reduce_serial(TC_FLOAT32, op, R->n, R->ranks, i, 99, &w[i]);
-        input_value(TC_FLOAT32, R->ranks[R->rank], i, 99, &p[i]);
+        p[i] = nan_input(R->ranks[R->rank], i);
+        w[i] = nan_input(R->ranks[0], i);
+        for (int k = 1; k < R->n; k++) {
+            float x = nan_input(R->ranks[k], i);
+            fold_one(TC_FLOAT32, op, &w[i], &x);
+        }
     }
-    for (int k = 0; k < R->n; k++)
-        w[R->ranks[k] % 7] = NAN;
-    p[R->ranks[R->rank] % 7] = NAN;
     rc = tc_all_reduce(R->pg, t, op);
     snprintf(title, sizeof title, "all_reduce float32 %s numel=7, a NaN in element rank %% 7",
              tc_reduce_op_name(op));
