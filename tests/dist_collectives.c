@@ -486,6 +486,17 @@ int main(int argc, char **argv)
     }
     fflush(stdout);
     tc_release(total);
+    bool mpi = strcmp(tc_pg_backend_name(world), "mpi") == 0;
     tc_dist_finalize();
+    /* MPI starts once per process: the MPI backend refuses a second world,
+       with a message (silent when it does, so the report stays the same) */
+    if (mpi) {
+        tc_pg *again = tc_dist_init();
+        if (again != NULL || tc_error() == NULL || !strstr(tc_error(), "cannot start again")) {
+            fprintf(stderr, "dist_collectives: tc_dist_init after tc_dist_finalize under MPI: %s\n",
+                    again != NULL ? "started" : tc_error() ? tc_error() : "no message");
+            R.failures++;
+        }
+    }
     return R.failures != 0;
 }
