@@ -367,10 +367,10 @@ static void every_collective(run *R, bool quick)
     static const tc_dtype reduced[] = { TC_FLOAT32, TC_FLOAT64, TC_INT64 };
     static const tc_dtype moved[] = { TC_FLOAT32, TC_FLOAT64, TC_INT64, TC_BOOL };
     static const tc_reduce_op ops[] = { TC_REDUCE_SUM, TC_REDUCE_AVG, TC_REDUCE_MIN, TC_REDUCE_MAX };
-    /* one element, uneven over every group size, and, for float32 only
+    /* none, one element, uneven over every group size, and, for float32 only
        (to keep the run short), just over 1 MiB: more than the
        shared-memory backend's buffers, so that it goes in pieces */
-    const int64_t sizes[] = { 1, 7, 1000 };
+    const int64_t sizes[] = { 0, 1, 7, 1000 };
     const int64_t large = quick ? 5000 : (1 << 18) + 3;
     const int64_t large_unit = (large + R->n - 1) / R->n;
     uint64_t salt = 1;
