@@ -201,6 +201,68 @@ build/bin/tcrun: build/test/ch$(LAST)/tcrun
 	@mkdir -p $(@D)
 	cp $< $@
 
+# tests/dist_collectives.c runs every collective on every dtype and reduction
+# against the serial result and prints a report that must not depend on the
+# backend; run.sh runs it under tcrun (here) and under mpirun (below).
+DISTCOLLS := $(foreach n,$(TCRUN_NUMS),build/test/ch$(n)/dist_collectives)
+
+define distcoll_rule
+build/test/ch$(1)/dist_collectives: tests/dist_collectives.c $(call lib,$(1))
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call libobjs,$(1)) $$< $$(LDLIBS) -o $$@
+endef
+$(foreach n,$(TCRUN_NUMS),$(eval $(call distcoll_rule,$(n))))
+
+# ---- chapter 9's MPI build --------------------------------------------------------
+
+# When Open MPI's mpicc is installed (tools/deps.sh installs it), every
+# snapshot from 9 on is built a second time with the MPI backend:
+# dist_mpi.c compiled again with TC_HAVE_MPI and <mpi.h> into
+# build/obj-mpi/chNN/, linked with the snapshot's other objects and Open
+# MPI's library into build/mpi/chNN/chNN (the chapter's program, for
+# mpirun) and build/mpi/chNN/dist_collectives. The compiler stays $(CC):
+# mpicc is asked only for its flags (--showme), so CC=clang builds the MPI
+# programs with clang under the same -Werror. Everything else of the library
+# is the same object files as the plain build. (When mpicc is missing as
+# make starts, `make` installs it through deps and the next make builds these.)
+MPICC := $(shell command -v mpicc 2> /dev/null)
+ifneq ($(MPICC),)
+MPI_CFLAGS := $(shell mpicc --showme:compile)
+MPI_LIBS   := $(shell mpicc --showme:link)
+MPI_PROGS  := $(foreach n,$(TCRUN_NUMS),build/mpi/ch$(n)/ch$(n) build/mpi/ch$(n)/dist_collectives)
+MPI_BENCH  := $(if $(TCRUN_NUMS),build/bench/mpi_allreduce)
+endif
+# the plain objects of snapshot n but dist_mpi.o (a shell command, for a recipe)
+mpiobjs = `ls build/obj/ch$(1)/*.o | grep -v '/dist_mpi\.o$$$$'` build/obj-mpi/ch$(1)/dist_mpi.o
+
+define mpi_rules
+build/obj-mpi/ch$(1)/dist_mpi.o: $(call snap,$(1))/.stamp build/.cc
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -DTC_HAVE_MPI $$(MPI_CFLAGS) -I$(call snap,$(1))/src \
+	    -c $(call snap,$(1))/src/dist_mpi.c -o $$@
+
+build/mpi/ch$(1)/ch$(1): $(call lib,$(1)) build/obj-mpi/ch$(1)/dist_mpi.o
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call mpiobjs,$(1)) \
+	    $(call snap,$(1))/demo/ch$(1).c $$(MPI_LIBS) $$(LDLIBS) -o $$@
+
+build/mpi/ch$(1)/dist_collectives: tests/dist_collectives.c $(call lib,$(1)) \
+        build/obj-mpi/ch$(1)/dist_mpi.o
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -I$(call snap,$(1))/src $(call mpiobjs,$(1)) \
+	    $$< $$(MPI_LIBS) $$(LDLIBS) -o $$@
+endef
+$(if $(MPICC),$(foreach n,$(TCRUN_NUMS),$(eval $(call mpi_rules,$(n)))))
+
+# (all: was read before these variables were set; name them here)
+all: $(TCRUNS) $(DISTCOLLS) $(MPI_PROGS)
+
+# MPI_Allreduce timed as bench_ch09 times the shared-memory all_reduce, for
+# its MPI column (make bench runs it through tests/mpirun.sh).
+build/bench/mpi_allreduce: tests/bench_mpi_allreduce.c build/.cc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -O3 $(MPI_CFLAGS) $< $(MPI_LIBS) -o $@
+
 # ---- exercises ------------------------------------------------------------------
 
 # tests/exercises/chNN_NAME.c checks exercise NAME at the end of chapter NN: a
@@ -305,7 +367,7 @@ browsercheck: $(BOOK)
 
 # ---- tests ----------------------------------------------------------------------
 
-TEST_ARTIFACTS := $(BINS) $(TCRUNS) $(CHECKS) $(DEMOS) $(BOOK) $(EXERCISE_BINS)
+TEST_ARTIFACTS := $(BINS) $(TCRUNS) $(DISTCOLLS) $(MPI_PROGS) $(CHECKS) $(DEMOS) $(BOOK) $(EXERCISE_BINS)
 
 test: $(TEST_ARTIFACTS)
 	@tests/run.sh --no-memcheck $(NUMS)
@@ -341,15 +403,18 @@ TORCH_ENV := TORCH_BENCH='$(TORCH_PY) tests/bench_torch_ch04.py' \
              TORCH_BENCH_CH05='$(TORCH_PY) tests/bench_torch_ch05.py' \
              TORCH_BENCH_CH06='$(TORCH_PY) tests/bench_torch_ch06.py' \
              TORCH_BENCH_CH07='$(TORCH_PY) tests/bench_torch_ch07.py'
+# Chapter 9 times Open MPI's MPI_Allreduce in the same run, through the
+# command in MPI_BENCH_CH09, when mpicc is installed.
+MPI_ENV := $(if $(MPI_BENCH),MPI_BENCH_CH09='tests/mpirun.sh -n 2 $(MPI_BENCH)')
 
 # `make bench BENCH=bench_ch07` runs one chapter's benchmarks.
-bench: build/bench/bench
+bench: build/bench/bench $(MPI_BENCH)
 	@if $(TORCH_PY) -c 'import torch' 2> /dev/null; then \
-	    echo "$(TORCH_ENV) BENCH_DIR=build/bench build/bench/bench $(BENCH)"; \
-	    $(TORCH_ENV) BENCH_DIR=build/bench build/bench/bench $(BENCH); \
+	    echo "$(TORCH_ENV) $(MPI_ENV) BENCH_DIR=build/bench build/bench/bench $(BENCH)"; \
+	    $(TORCH_ENV) $(MPI_ENV) BENCH_DIR=build/bench build/bench/bench $(BENCH); \
 	else \
 	    echo "bench: $(TORCH_PY) cannot import torch: the comparisons with PyTorch are skipped"; \
-	    BENCH_DIR=build/bench build/bench/bench $(BENCH); \
+	    $(MPI_ENV) BENCH_DIR=build/bench build/bench/bench $(BENCH); \
 	fi
 
 # ---- fuzzing --------------------------------------------------------------------

@@ -16,6 +16,13 @@
 #   links     every link in the rendered books resolves
 #   browser   every page of both books in headless Chromium at 1280 and 390 px
 #             (book/browsercheck.py), and both EPUBs through epubcheck
+#   collectives  (snapshots 9 and later: the newest) every collective of
+#             chapter 9 on both backends: tests/dist_collectives under
+#             `tcrun -n k` and, in the MPI build, under `tests/mpirun.sh -n k`
+#             for k = 1, 2, 3, 4, 8, each exiting 0, the two reports
+#             identical; the chapter's program under mpirun -n 4 prints its
+#             golden file; afterwards no new name in /dev/shm and no process
+#             of build/ still running
 #   fuzz      each libFuzzer target in $FUZZ_TARGETS (set by the Makefile)
 #             over its stored corpus, then fuzzed afresh for
 #             $FUZZ_CHECK_RUNS inputs from seed $FUZZ_SEED (tests/fuzz/run.sh)
@@ -111,8 +118,11 @@ vg=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all
     --errors-for-leak-kinds=all --child-silent-after-fork=yes)
 
 newest=${nums[-1]}
+# TC_TEST_QUICK=1: the multi-rank tests of chapter 9 use fewer world sizes
+# and shapes under valgrind (every rank is a forked process it watches).
 [ $memcheck = 0 ] ||
-    unit_start "valgrind unit ch$newest" env CK_FORK=no "${vg[@]}" build/test/ch$newest/check
+    unit_start "valgrind unit ch$newest" env CK_FORK=no TC_TEST_QUICK=1 "${vg[@]}" \
+        build/test/ch$newest/check
 
 for n in "${nums[@]}"; do
     echo "== snapshot $n"
@@ -141,6 +151,76 @@ for n in "${nums[@]}"; do
         step "valgrind ch$n" "${vg[@]}" build/bin/ch$n
     fi
 done
+
+# ---- chapter 9: the collectives on both backends --------------------------------
+# A hung collective must not hang make check: every run is stopped after
+# 300 s (SIGTERM, which tcrun and mpirun pass to their ranks; SIGKILL 10 s later).
+limit=(timeout -k 10 300)
+dist_report() {  # dist_report LAUNCHER K: where the report of that run goes
+    echo "$logs/dist_collectives.$1.$2.out"
+}
+collectives_tcrun() {  # collectives_tcrun N K
+    local out; out=$(dist_report tcrun "$2")
+    rm -f "$out"
+    "${limit[@]}" build/test/ch$1/tcrun -n "$2" build/test/ch$1/dist_collectives > "$out" || return 1
+    cat "$out"
+    grep -q ' 0 failed$' "$out"
+}
+collectives_mpi() {  # collectives_mpi N K: also the same report as under tcrun
+    local out; out=$(dist_report mpirun "$2")
+    rm -f "$out"
+    "${limit[@]}" tests/mpirun.sh -n "$2" build/mpi/ch$1/dist_collectives > "$out" || return 1
+    grep -q ' 0 failed$' "$out" || { cat "$out"; return 1; }
+    diff -u "$(dist_report tcrun "$2")" "$out"
+}
+golden_mpi() {  # golden_mpi N: chapter N's program, 4 ranks under mpirun
+    diff -u "tests/golden/ch$1.out" <("${limit[@]}" tests/mpirun.sh -n 4 build/mpi/ch$1/ch$1 |
+                                      tests/normalize.sh)
+}
+# The processes running a program of this tree's build/, and the names in
+# /dev/shm; what is left after the steps is what they left.
+build_procs() {
+    local p exe
+    for p in /proc/[0-9]*; do
+        exe=$(readlink "$p/exe" 2> /dev/null) || continue
+        case $exe in "$PWD"/build/*) echo "pid ${p#/proc/}: $exe" ;; esac
+    done
+}
+shm_names() {
+    ls -A /dev/shm 2> /dev/null | sort
+}
+nothing_left() {  # nothing_left NAMES_BEFORE
+    local i new procs
+    for i in 1 2 3 4 5 6 7 8 9 10; do   # mpirun's daemons take a moment to go
+        new=$(comm -13 <(echo "$1") <(shm_names))
+        procs=$(build_procs)
+        [ -n "$new$procs" ] || return 0
+        sleep 0.5
+    done
+    [ -z "$new" ] || printf 'left in /dev/shm:\n%s\n' "$new"
+    [ -z "$procs" ] || printf 'still running:\n%s\n' "$procs"
+    return 1
+}
+if [ "$((10#$newest))" -ge 9 ]; then
+    echo "== collectives on both backends, snapshot $newest"
+    shm_before=$(shm_names)
+    for k in 1 2 3 4 8; do
+        step "collectives under tcrun -n $k" collectives_tcrun "$newest" "$k"
+    done
+    # The Makefile builds the MPI programs when it finds mpicc as it starts;
+    # on a first make check, deps may install Open MPI only after that.
+    if [ -x "build/mpi/ch$newest/dist_collectives" ]; then
+        for k in 1 2 3 4 8; do
+            step "collectives under mpirun -n $k: the report under tcrun" collectives_mpi "$newest" "$k"
+        done
+        step "ch$newest under mpirun -n 4 prints tests/golden/ch$newest.out" golden_mpi "$newest"
+    elif command -v mpicc > /dev/null; then
+        echo "SKIP  the MPI runs: Open MPI was installed during this make; run make check again"
+    else
+        echo "SKIP  the MPI runs: mpicc not found (tools/deps.sh installs Open MPI)"
+    fi
+    step "no name left in /dev/shm, no process of build/ left" nothing_left "$shm_before"
+fi
 
 echo "== tooling and book"
 step "tangle.sh tests" tests/tooling/test_tangle.sh
