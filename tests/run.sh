@@ -147,6 +147,7 @@ step "tangle.sh tests" tests/tooling/test_tangle.sh
 step "book tooling tests" tests/tooling/test_book.sh
 step "output blocks and figures tests" tests/tooling/test_answers.sh
 step "make install and uninstall tests" tests/tooling/test_install.sh
+[ ! -x build/bin/tcrun ] || step "tcrun tests" tests/tooling/test_tcrun.sh
 step "PyTorch recordings current" python3 book/pytorch.py check
 step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv) book/preface.md
 # The exercise tests (built by make) compile against the book's code and
