@@ -274,10 +274,421 @@ START_TEST(test_pg_collectives)
 }
 END_TEST
 
+/* ------------------------------------------------------- byte counts */
+
+#define PG_EXPECT(cond)                                                            \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            fprintf(stderr, "rank %d: line %d: %s\n", rank, __LINE__, #cond);      \
+            bad++;                                                                 \
+        }                                                                          \
+    } while (0)
+
+/* The counts on 4 ranks, worked out by hand from the rule:
+   all_reduce of 10 float32 (S = 40 bytes): torch.chunk cuts 10 elements in
+   chunks of 3, 3, 3, 1, so ranks 0-2 own c = 12 bytes and send
+   (40 - 12) + 12 * 3 = 64; rank 3 owns 4 and sends 36 + 12 = 48; each
+   receives the same. all_gather of 3 float64 in (24 bytes): 24 * 3 = 72
+   both ways. broadcast of 5 int64 from root 2: the root sends 40 * 3 =
+   120, the others receive 40. barrier: nothing, one call. */
+static int pg_body_counts(void *arg, int rank)
+{
+    (void)arg;
+    tc_pg *w = tc_dist_init();
+    int bad = 0;
+    if (!w)
+        return 1;
+    tc_tensor *t = tc_ones(TC_SHAPE(10), TC_FLOAT32);
+    PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0);
+    tc_pg_stats st = tc_pg_get_stats(w);
+    int64_t ar = rank < 3 ? 64 : 48;
+    PG_EXPECT(st.calls == 1 && st.bytes_sent == ar && st.bytes_received == ar);
+    tc_pg_reset_stats(w);
+    tc_tensor *in = tc_ones(TC_SHAPE(3), TC_FLOAT64), *out = tc_empty(TC_SHAPE(12), TC_FLOAT64);
+    PG_EXPECT(tc_all_gather(w, out, in) == 0);
+    tc_pg_count_padding(w, 8, 16);
+    st = tc_pg_get_stats(w);
+    PG_EXPECT(st.calls == 1 && st.bytes_sent == 64 && st.bytes_received == 56);
+    PG_EXPECT(st.padding_sent == 8 && st.padding_received == 16);
+    tc_pg_reset_stats(w);
+    tc_tensor *b = tc_zeros(TC_SHAPE(5), TC_INT64);
+    PG_EXPECT(tc_broadcast(w, b, 2) == 0);
+    PG_EXPECT(tc_barrier(w) == 0);
+    PG_EXPECT(tc_pg_print_ordered(w, stderr, "") == 0);
+    st = tc_pg_get_stats(w);
+    PG_EXPECT(st.calls == 2);
+    PG_EXPECT(st.bytes_sent == (rank == 2 ? 120 : 0));
+    PG_EXPECT(st.bytes_received == (rank == 2 ? 0 : 40));
+    tc_release(t);
+    tc_release(in);
+    tc_release(out);
+    tc_release(b);
+    tc_dist_finalize();
+    return bad != 0;
+}
+
+START_TEST(test_pg_counts)
+{
+    pg_launch(4, pg_body_counts, NULL);
+}
+END_TEST
+
+/* ------------------------------------------------------------- groups */
+
+/* On 4 ranks, the columns of a 2 x 2 mesh ({0, 2} and {1, 3}) and the
+   world reversed ({3, 2, 1, 0}: group rank i is world rank 3 - i), used
+   in turn with the world: each all_reduce of the rank's world number + 1
+   gives the sum over the group's members. */
+static int pg_body_groups(void *arg, int rank)
+{
+    (void)arg;
+    tc_pg *w = tc_dist_init(), *col0, *col1, *rev;
+    int bad = 0;
+    if (!w)
+        return 1;
+    PG_EXPECT(tc_pg_new_group(w, 2, (const int[]){ 0, 2 }, &col0) == 0);
+    PG_EXPECT(tc_pg_new_group(w, 2, (const int[]){ 1, 3 }, &col1) == 0);
+    PG_EXPECT(tc_pg_new_group(w, 4, (const int[]){ 3, 2, 1, 0 }, &rev) == 0);
+    tc_pg *col = rank % 2 ? col1 : col0;
+    PG_EXPECT((rank % 2 ? col0 : col1) == NULL);
+    PG_EXPECT(tc_pg_rank(col) == rank / 2 && tc_pg_size(col) == 2);
+    PG_EXPECT(tc_pg_world_rank(col, 1) == rank % 2 + 2 && tc_pg_world_rank(col, 2) == -1);
+    PG_EXPECT(tc_pg_rank(NULL) == -1 && tc_pg_size(NULL) == -1);
+    PG_EXPECT(tc_pg_rank(rev) == 3 - rank);
+    for (int round = 0; round < 3; round++) {
+        tc_tensor *t = tc_full(TC_SHAPE(3), rank + 1, TC_INT64);
+        PG_EXPECT(tc_all_reduce(col, t, TC_REDUCE_SUM) == 0);
+        PG_EXPECT(testing_get(t, IDX(2)) == (rank % 2 ? 2 + 4 : 1 + 3));
+        PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0);
+        PG_EXPECT(testing_get(t, IDX(0)) == 4 + 6 + 4 + 6);
+        tc_tensor *g = tc_empty(TC_SHAPE(4), TC_INT64), *one = tc_full(TC_SHAPE(1), rank, TC_INT64);
+        PG_EXPECT(tc_all_gather(rev, g, one) == 0);
+        PG_EXPECT(testing_get(g, IDX(0)) == 3 && testing_get(g, IDX(3)) == 0);
+        tc_release(t);
+        tc_release(g);
+        tc_release(one);
+    }
+    tc_pg_stats st = tc_pg_get_stats(col);
+    PG_EXPECT(st.calls == 3 && st.bytes_sent == 3 * 24);   /* chunks of 16 and 8 bytes: (24 - c) + c */
+    tc_pg_free(col);
+    tc_pg *again;
+    PG_EXPECT(tc_pg_new_group(w, 1, (const int[]){ 1 }, &again) == 0);
+    PG_EXPECT((again != NULL) == (rank == 1));
+    if (again) {
+        tc_tensor *t = tc_ones(TC_SHAPE(2), TC_FLOAT32);
+        PG_EXPECT(tc_all_reduce(again, t, TC_REDUCE_SUM) == 0 && testing_get(t, IDX(1)) == 1);
+        PG_EXPECT(tc_pg_get_stats(again).bytes_sent == 0);
+        tc_release(t);
+    }
+    PG_EXPECT(tc_barrier(w) == 0);
+    tc_dist_finalize();                    /* frees rev and again */
+    return bad != 0;
+}
+
+START_TEST(test_pg_groups)
+{
+    pg_launch(4, pg_body_groups, NULL);
+}
+END_TEST
+
+/* ------------------------------------------------- PyTorch's messages */
+
+/* The message of the failed call, which must be exactly `want`. */
+static int pg_fails(int rank, int line, int rc, const char *want)
+{
+    if (rc == -1 && tc_error() && strcmp(tc_error(), want) == 0)
+        return 0;
+    fprintf(stderr, "rank %d: line %d: rc %d, message \"%s\", expected \"%s\"\n", rank, line,
+            rc, rc ? tc_error() : "", want);
+    return 1;
+}
+#define PG_FAILS(call, want) (bad += pg_fails(rank, __LINE__, (tc_clear_error(), (call)), want))
+
+/* Bad calls on 2 ranks (every rank makes the same one: the checks come
+   before any communication, so the group stays usable). The texts are
+   torch 1.13's: gloo's (root, bool, dtypes), NCCL's for the *_base
+   collectives gloo lacks in 1.13, c10d's for the indivisible all_to_all,
+   distributed_c10d.py's for new_group. */
+static int pg_body_errors(void *arg, int rank)
+{
+    (void)arg;
+    tc_pg *w = tc_dist_init();
+    int bad = 0;
+    if (!w)
+        return 1;
+    tc_tensor *f4 = tc_ones(TC_SHAPE(4), TC_FLOAT32), *f8 = tc_ones(TC_SHAPE(8), TC_FLOAT32);
+    tc_tensor *f5 = tc_ones(TC_SHAPE(5), TC_FLOAT32), *d8 = tc_ones(TC_SHAPE(8), TC_FLOAT64);
+    tc_tensor *i4 = tc_ones(TC_SHAPE(4), TC_INT64), *b4 = tc_ones(TC_SHAPE(4), TC_BOOL);
+    tc_tensor *tr = testing_transposed_arange6(TC_FLOAT32);
+    PG_FAILS(tc_all_reduce(w, tr, TC_REDUCE_SUM), "Tensors must be contiguous");
+    PG_FAILS(tc_all_reduce(w, b4, TC_REDUCE_MAX), "Invalid scalar type");
+    PG_FAILS(tc_all_reduce(w, i4, TC_REDUCE_AVG), "Cannot use ReduceOp.AVG with integer inputs");
+    PG_FAILS(tc_all_reduce(w, f4, (tc_reduce_op)9), "Unhandled ReduceOp");
+    PG_FAILS(tc_all_gather(w, f5, f4), "output tensor size must be equal to world_size times "
+                                       "input tensor size");
+    PG_FAILS(tc_all_gather(w, d8, f4), "output tensor must have the same type as input tensor");
+    PG_FAILS(tc_reduce_scatter(w, f4, f5, TC_REDUCE_SUM),
+             "input tensor must be the same size as output size times world size");
+    PG_FAILS(tc_reduce_scatter(w, f4, d8, TC_REDUCE_SUM),
+             "input tensor must be the same type as the output tensor.");
+    PG_FAILS(tc_broadcast(w, f4, 5), "ProcessGroupGloo::broadcast: invalid root rank: 5");
+    PG_FAILS(tc_broadcast(w, f4, -1), "ProcessGroupGloo::broadcast: invalid root rank: -1");
+    PG_FAILS(tc_scatter(w, f4, f8, 2), "ProcessGroupGloo::scatter: invalid root rank: 2");
+    if (rank == 0)   /* only the root checks its input: rank 1 must not call */
+        PG_FAILS(tc_scatter(w, f4, d8, 0), "Invalid usage of tensors with different "
+                                           "dtypesFound torch.float32 and  torch.float64");
+    PG_FAILS(tc_all_to_all(w, d8, f8), "Invalid usage of tensors with different dtypesFound "
+                                       "torch.float64 and  torch.float32");
+    PG_FAILS(tc_all_to_all(w, f5, f5), "Tensor's dim 0 does not divide equally across group "
+                                       "size");
+    PG_FAILS(tc_all_to_all(w, f4, f8), "all_to_all: the output and the input must have the same "
+                                       "number of elements (got 4 and 8)");
+    PG_FAILS(tc_barrier(NULL), "Invalid process group specified");
+    tc_pg *g = (tc_pg *)1;
+    PG_FAILS(tc_pg_new_group(w, 2, (const int[]){ 0, 2 }, &g),
+             "The new group's rank should be within the the world_size set by "
+             "init_process_group");
+    PG_EXPECT(g == NULL);
+    PG_FAILS(tc_pg_new_group(w, 2, (const int[]){ 1, 1 }, &g),
+             "new_group: rank 1 appears twice in ranks");
+    PG_FAILS(tc_pg_new_group(w, 0, (const int[]){ 0 }, &g),
+             "new_group: ranks must list at least one rank (got 0)");
+    /* The group still works, and nothing was counted. */
+    PG_EXPECT(tc_all_reduce(w, f4, TC_REDUCE_SUM) == 0 && testing_get(f4, IDX(3)) == 2);
+    PG_EXPECT(tc_pg_get_stats(w).calls == 1);
+    tc_release(f4);
+    tc_release(f8);
+    tc_release(f5);
+    tc_release(d8);
+    tc_release(i4);
+    tc_release(b4);
+    tc_release(tr);
+    tc_dist_finalize();
+    return bad != 0;
+}
+
+START_TEST(test_pg_errors)
+{
+    pg_launch(2, pg_body_errors, NULL);
+}
+END_TEST
+
+/* ------------------------------------------ timeouts and mismatches */
+
+static double pg_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static bool pg_contains(const char *s, const char *part)
+{
+    return s && strstr(s, part) != NULL;
+}
+
+/* Rank 2 of 3 skips the second collective (it leaves); ranks 0 and 1 wait
+   out the 1-second timeout, get the watchdog's message naming rank 2, and
+   find the group refusing the next call. */
+static int pg_body_timeout(void *arg, int rank)
+{
+    (void)arg;
+    tc_pg *w = tc_dist_init();
+    int bad = 0;
+    if (!w)
+        return 1;
+    tc_pg_set_timeout(w, 1.0);
+    PG_EXPECT(tc_pg_timeout(w) == 1.0);
+    tc_tensor *t = tc_ones(TC_SHAPE(4), TC_FLOAT32);
+    PG_EXPECT(tc_barrier(w) == 0);
+    if (rank != 2) {
+        double t0 = pg_seconds();
+        PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == -1);
+        double took = pg_seconds() - t0;
+        PG_EXPECT(took >= 0.99 && took < 4.0);
+        char want[160];
+        snprintf(want, sizeof want, "[Rank %d] Watchdog caught collective operation timeout: "
+                 "WorkSHM(SeqNum=2, OpType=ALLREDUCE, Timeout(ms)=1000) ran for ", rank);
+        PG_EXPECT(strncmp(tc_error(), want, strlen(want)) == 0);
+        PG_EXPECT(pg_contains(tc_error(), " milliseconds before timing out. Ranks that did not "
+                                          "arrive: 2"));
+        PG_FAILS(tc_barrier(w), rank == 0 ? "[Rank 0] barrier: this process group failed in an "
+                                            "earlier collective (a timeout or a mismatch between "
+                                            "ranks) and refuses every later one"
+                                          : "[Rank 1] barrier: this process group failed in an "
+                                            "earlier collective (a timeout or a mismatch between "
+                                            "ranks) and refuses every later one");
+    }
+    tc_release(t);
+    tc_dist_finalize();
+    return bad != 0;
+}
+
+START_TEST(test_pg_timeout)
+{
+    pg_launch(3, pg_body_timeout, NULL);
+}
+END_TEST
+
+/* PyTorch's TORCH_DISTRIBUTED_DEBUG=DETAIL text (torch 1.13, gloo, two
+   ranks; PyTorch adds TensorDeviceTypes=..., which we leave out). */
+static const char *const pg_mismatch_texts[2][2] = {
+    { "Detected mismatch between collectives on ranks. Rank 0 is running collective: "
+      "CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[4], TensorDtypes=Float), but Rank 1 "
+      "is running collective: CollectiveFingerPrint(OpType=BROADCAST, TensorShape=[4], "
+      "TensorDtypes=Float).",
+      "Detected mismatch between collectives on ranks. Rank 1 is running collective: "
+      "CollectiveFingerPrint(OpType=BROADCAST, TensorShape=[4], TensorDtypes=Float), but Rank 0 "
+      "is running collective: CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[4], "
+      "TensorDtypes=Float)." },
+    { "Detected mismatch between collectives on ranks. Rank 0 is running collective: "
+      "CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[4, 3], TensorDtypes=Float), but Rank "
+      "1 is running collective: CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[2, 3], "
+      "TensorDtypes=Double).",
+      "Detected mismatch between collectives on ranks. Rank 1 is running collective: "
+      "CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[2, 3], TensorDtypes=Double), but "
+      "Rank 0 is running collective: CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[4, 3], "
+      "TensorDtypes=Float)." },
+};
+
+static int pg_body_mismatch(void *arg, int rank)
+{
+    int which = *(const int *)arg, bad = 0;
+    tc_pg *w = tc_dist_init();
+    if (!w)
+        return 1;
+    tc_pg_set_timeout(w, 20.0);
+    tc_tensor *t = which == 0 ? tc_ones(TC_SHAPE(4), TC_FLOAT32)
+                 : rank == 0  ? tc_ones(TC_SHAPE(4, 3), TC_FLOAT32)
+                              : tc_ones(TC_SHAPE(2, 3), TC_FLOAT64);
+    PG_FAILS(which == 0 && rank == 1 ? tc_broadcast(w, t, 0) : tc_all_reduce(w, t, TC_REDUCE_SUM),
+             pg_mismatch_texts[which][rank]);
+    PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == -1);
+    tc_release(t);
+    tc_dist_finalize();
+    return bad != 0;
+}
+
+START_TEST(test_pg_mismatch)
+{
+    int which = _i;
+    pg_launch(2, pg_body_mismatch, &which);
+}
+END_TEST
+
+/* ------------------------------------------- printing, the lone process */
+
+static int pg_body_print(void *arg, int rank)
+{
+    const char *path = arg;
+    tc_pg *w = tc_dist_init();
+    if (!w)
+        return 1;
+    FILE *f = rank == 0 ? fopen(path, "w") : NULL;
+    char text[64];
+    snprintf(text, sizeof text, rank == 1 ? "" : "rank %d says %.*s\n", rank, rank * 3,
+             "hello hello hello hello");
+    int rc = tc_pg_print_ordered(w, f, text);
+    int64_t calls = tc_pg_get_stats(w).calls;
+    if (f)
+        fclose(f);
+    tc_dist_finalize();
+    return rc != 0 || calls != 0;
+}
+
+START_TEST(test_pg_print_ordered)
+{
+    char path[] = "/tmp/tc-pg-print-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    pg_launch(3, pg_body_print, path);
+    FILE *f = fopen(path, "r");
+    char buf[256] = "";
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    unlink(path);
+    buf[got] = '\0';
+    ck_assert_str_eq(buf, "rank 0 says \nrank 2 says hello \n");
+}
+END_TEST
+
+/* Started alone (no launcher's variables), a process is a world of one:
+   the collectives are copies and move no bytes. */
+START_TEST(test_pg_single)
+{
+    static const char *const vars[] = { "RANK", "WORLD_SIZE", "TC_DIST_BACKEND", "TC_SHM_FD",
+                                        "OMPI_COMM_WORLD_SIZE", "PMIX_RANK" };
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        unsetenv(vars[i]);
+    int rank = 0, bad = 0;
+    tc_pg *w = tc_dist_init();
+    ck_assert_ptr_nonnull(w);
+    ck_assert_ptr_eq(tc_dist_init(), w);
+    ck_assert_ptr_eq(tc_dist_world(), w);
+    ck_assert_str_eq(tc_pg_backend_name(w), "single");
+    ck_assert_int_eq(tc_pg_rank(w), 0);
+    ck_assert_int_eq(tc_pg_size(w), 1);
+    ck_assert(tc_pg_timeout(w) == 1800);
+    tc_tensor *t = tc_arange(0., 4., 1.), *out = tc_zeros(TC_SHAPE(4), TC_FLOAT32);
+    PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_AVG) == 0 && testing_get(t, IDX(3)) == 3);
+    PG_EXPECT(tc_all_gather(w, out, t) == 0 && testing_get(out, IDX(2)) == 2);
+    PG_EXPECT(tc_scatter(w, out, t, 0) == 0 && tc_all_to_all(w, out, t) == 0);
+    PG_EXPECT(tc_broadcast(w, t, 0) == 0 && tc_barrier(w) == 0);
+    tc_pg_stats st = tc_pg_get_stats(w);
+    PG_EXPECT(st.calls == 6 && st.bytes_sent == 0 && st.bytes_received == 0);
+    tc_pg *g;
+    PG_EXPECT(tc_pg_new_group(w, 1, (const int[]){ 0 }, &g) == 0 && tc_pg_size(g) == 1);
+    PG_EXPECT(tc_all_reduce(g, t, TC_REDUCE_MAX) == 0);
+    ck_assert_int_eq(bad, 0);
+    tc_release(t);
+    tc_release(out);
+    tc_dist_finalize();
+    ck_assert_ptr_null(tc_dist_world());
+    setenv("TC_DIST_BACKEND", "tcp", 1);
+    ck_assert_ptr_null(tc_dist_init());
+    ck_assert_str_eq(tc_error(), "TC_DIST_BACKEND=tcp: expected shm, mpi or single");
+    setenv("TC_DIST_BACKEND", "shm", 1);
+    ck_assert_ptr_null(tc_dist_init());
+    ck_assert_str_eq(tc_error(), "Error initializing torch.distributed using env:// rendezvous: "
+                                 "environment variable RANK expected, but not set");
+    unsetenv("TC_DIST_BACKEND");
+}
+END_TEST
+
+/* The names in /dev/shm that start with "tc-". */
+static int pg_shm_names(void)
+{
+    DIR *d = opendir("/dev/shm");
+    int n = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strncmp(e->d_name, "tc-", 3) == 0;
+    closedir(d);
+    return n;
+}
+
+START_TEST(test_pg_no_names_left)
+{
+    int before = pg_shm_names();
+    pg_launch(4, pg_body_counts, NULL);
+    ck_assert_int_eq(pg_shm_names(), before);
+}
+END_TEST
+
 static void ch09_add_pg(Suite *s)
 {
     TCase *tc = tcase_create("ch09_pg");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_pg_collectives, 0, 5);
+    tcase_add_test(tc, test_pg_counts);
+    tcase_add_test(tc, test_pg_groups);
+    tcase_add_test(tc, test_pg_errors);
+    tcase_add_test(tc, test_pg_timeout);
+    tcase_add_loop_test(tc, test_pg_mismatch, 0, 2);
+    tcase_add_test(tc, test_pg_print_ordered);
+    tcase_add_test(tc, test_pg_single);
+    tcase_add_test(tc, test_pg_no_names_left);
     suite_add_tcase(s, tc);
 }
