@@ -198,6 +198,32 @@ static int la_user_threads(void *arg, int rank)
     return la_env_is("TC_NUM_THREADS", "2", rank);
 }
 
+/* The drill with a collective: rank `*arg` leaves before the all_reduce;
+   the others wait in it for a peer that will never come (the timeout is
+   PyTorch's 1800 s). Ranks 1.. ignore SIGTERM when *arg is negative (rank
+   -*arg - 1 leaves). */
+static int la_blocked_in_collective(void *arg, int rank)
+{
+    int leaving = *(int *)arg, deaf = leaving < 0;
+    if (deaf)
+        leaving = -leaving - 1;
+    la_note_pid();
+    tc_pg *world = tc_dist_init();
+    if (!world)
+        return 10;
+    if (rank == leaving) {
+        la_nap(50);
+        return 3;
+    }
+    if (deaf)
+        signal(SIGTERM, SIG_IGN);
+    tc_tensor *t = tc_full(TC_SHAPE(4), 1.0, TC_FLOAT32);
+    tc_all_reduce(world, t, TC_REDUCE_SUM);    /* does not return */
+    tc_release(t);
+    tc_dist_finalize();
+    return 0;
+}
+
 /* ----------------------------------------------------------------- tests */
 
 static tc_launch_options la_options(int n)
@@ -253,7 +279,8 @@ END_TEST
 START_TEST(test_launch_sigkill_after_grace)
 {
     static const double graces[] = { 0, 0.2 };
-    for (int i = 0; i < 2; i++) {
+    /* TC_TEST_QUICK (the valgrind run): the short grace only */
+    for (int i = getenv("TC_TEST_QUICK") ? 1 : 0; i < 2; i++) {
         tc_launch_options opts = la_options(3);
         opts.grace_seconds = graces[i];
         tc_launch_result res;
@@ -268,6 +295,29 @@ START_TEST(test_launch_sigkill_after_grace)
                       grace, res.seconds);
         ck_assert_int_eq(la_check_pids_gone(), 3);
     }
+}
+END_TEST
+
+/* The drill of the issue: one rank leaves while the others are blocked in
+   a collective; they are stopped (by SIGTERM, or by SIGKILL after a 0.5 s
+   grace when they ignore it) and the job ends with the leaver's code. */
+START_TEST(test_launch_blocked_in_collective)
+{
+    static const int leavers[] = { 1, -3 };    /* rank 1; rank 2, the others deaf */
+    for (int i = 0; i < 2; i++) {
+        tc_launch_options opts = la_options(4);
+        opts.grace_seconds = 0.5;
+        tc_launch_result res;
+        int leaving = leavers[i];
+        la_open_pids();
+        ck_assert_int_eq(tc_launch_fn(&opts, la_blocked_in_collective, &leaving, &res), 0);
+        ck_assert_msg(res.exit_code == 3, "%s", res.summary);
+        ck_assert_int_eq(res.failed_rank, leaving >= 0 ? leaving : -leaving - 1);
+        ck_assert_int_eq(res.ranks_stopped, 3);
+        ck_assert_msg(res.seconds < 5.0, "took %.2f s", res.seconds);
+        ck_assert_int_eq(la_check_pids_gone(), 4);
+    }
+    ck_assert(!la_shm_names_left());
 }
 END_TEST
 
@@ -409,6 +459,7 @@ static void ch09_add_launch(Suite *s)
     tcase_add_test(tc, test_launch_all_succeed);
     tcase_add_test(tc, test_launch_one_fails);
     tcase_add_test(tc, test_launch_sigkill_after_grace);
+    tcase_add_test(tc, test_launch_blocked_in_collective);
     tcase_add_test(tc, test_launch_killed_by_signal);
     tcase_add_test(tc, test_launch_environment);
     tcase_add_test(tc, test_launch_launched);

@@ -201,6 +201,24 @@ ranks_die_with_tcrun() {
 }
 check "tcrun killed by SIGKILL: its ranks die too (Linux)" ranks_die_with_tcrun
 
+# The drill with a collective, when the snapshot has process groups: rank 1
+# of 4 leaves while the others wait for it in an all_reduce.
+last=$(awk -F'\t' 'NR > 1 { n = $1 } END { printf "%02d", n }' chapters.tsv)
+if [ -e "build/obj/ch$last/dist.o" ]; then
+    blocked_in_collective() {
+        ${CC:-cc} -std=c11 -Wall -Wextra -Werror -Ibuild/snap/ch$last/src \
+            tests/tooling/fixtures/tcrun/blocked.c build/obj/ch$last/*.o \
+            -lm -pthread -ldl -rdynamic -o "$TMP/blocked" || return 1
+        : > "$TMP/pids"
+        run -n 4 "$TMP/blocked" 1 "$TMP/pids"
+        expect 3 &&
+            expect_err 'tcrun: rank 1 \(pid [0-9]+\) exited with code 3; stopped the other 3 ranks' &&
+            within 5 && pids_gone
+    }
+    check "a rank leaves while the others wait in all_reduce: all stopped, exit 3" \
+        blocked_in_collective
+fi
+
 no_shm_names() {
     local left
     left=$(ls /dev/shm | grep '^tc-launch-' || true)
