@@ -380,7 +380,7 @@ END_TEST
 START_TEST(test_launch_program)
 {
     char *ok[] = { "sh", "-c", "test \"$WORLD_SIZE\" = 3", NULL };
-    char *fails[] = { "sh", "-c", "test \"$RANK\" = 1 && exit 5; sleep 30", NULL };
+    char *fails[] = { "sh", "-c", "test \"$RANK\" = 1 && exit 5; exec sleep 30", NULL };
     tc_launch_options opts = la_options(3);
     tc_launch_result res;
     ck_assert_int_eq(tc_launch(&opts, ok, &res), 0);
