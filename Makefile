@@ -63,7 +63,7 @@ FUZZ_SEED ?= 1
 .PHONY: all deps book browsercheck check test bench golden clean help pytorch-outputs exercises fuzz \
         install uninstall FORCE
 
-all: $(BINS) $(TCRUNS) book
+all: $(BINS) book
 
 help:
 	@echo 'make            install missing Debian packages, build every chapter binary'
