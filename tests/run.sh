@@ -177,6 +177,10 @@ collectives_mpi() {  # collectives_mpi N K: also the same report as under tcrun
     grep -q ' 0 failed$' "$out" || { cat "$out"; return 1; }
     diff -u "$(dist_report tcrun "$2")" "$out"
 }
+golden_tcrun() {  # golden_tcrun N: chapter N's program, 4 ranks under tcrun
+    diff -u "tests/golden/ch$1.out" <("${limit[@]}" build/test/ch$1/tcrun -n 4 build/bin/ch$1 |
+                                      tests/normalize.sh)
+}
 golden_mpi() {  # golden_mpi N: chapter N's program, 4 ranks under mpirun
     diff -u "tests/golden/ch$1.out" <("${limit[@]}" tests/mpirun.sh -n 4 build/mpi/ch$1/ch$1 |
                                       tests/normalize.sh)
@@ -211,6 +215,7 @@ if [ "$((10#$newest))" -ge 9 ]; then
     for k in 1 2 3 4 8; do
         step "collectives under tcrun -n $k" collectives_tcrun "$newest" "$k"
     done
+    step "ch$newest under tcrun -n 4 prints tests/golden/ch$newest.out" golden_tcrun "$newest"
     # The Makefile builds the MPI programs when it finds mpicc as it starts;
     # on a first make check, deps may install Open MPI only after that.
     if [ -x "build/mpi/ch$newest/dist_collectives" ]; then
