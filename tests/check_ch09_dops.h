@@ -400,6 +400,45 @@ START_TEST(test_dops_redistribute_cost)
 }
 END_TEST
 
+START_TEST(test_dops_spec_validation)
+{
+    /* Found by tests/fuzz/fuzz_dtensor: a spec is a struct a caller fills
+       by hand, and the propagation multiplied what it found there (mesh
+       sizes of 2^62 overflowed num_shards) or went on with a negative
+       size. Every field is checked first. */
+    const char *mesh_msg = "tc: a DTensor spec's mesh has sizes of at least 1 and at most "
+                           "2147483647 ranks, got ";
+    char want[256];
+    tc_op_sharding s;
+    tc_dtensor_spec a = dop_spec2(INT64_C(1) << 62, INT64_C(1) << 62, DOP_S(0), DOP_S(0),
+                                  TC_SHAPE(8, 6));
+
+    tc_clear_error();
+    ck_assert(isnan(tc_redistribute_cost(&a, (tc_placement[]){ DOP_R, DOP_R })));
+    snprintf(want, sizeof want, "%s[4611686018427387904, 4611686018427387904]", mesh_msg);
+    ck_assert_str_eq(tc_error(), want);
+    a = dop_spec1(0, DOP_S(0), TC_SHAPE(8, 6));
+    tc_dtensor_spec b = dop_spec1(0, DOP_R, TC_SHAPE(6, 5));
+    ck_assert_int_eq(tc_propagate_mm(&a, &b, &s), -1);
+    snprintf(want, sizeof want, "%s[0]", mesh_msg);
+    ck_assert_str_eq(tc_error(), want);
+    /* torch 1.13: torch.empty(-4)'s message */
+    a = dop_spec1(2, DOP_S(0), TC_SHAPE(-4));
+    ck_assert_int_eq(tc_propagate_sum(&a, 0, NULL, false, &s), -1);
+    ck_assert_str_eq(tc_error(), "Trying to create tensor with negative dimension -4: [-4]");
+    a = dop_spec1(2, (tc_placement){ .kind = (tc_placement_kind)3 }, TC_SHAPE(4));
+    ck_assert_int_eq(tc_propagate_pointwise(1, &a, false, &s), -1);
+    ck_assert_str_eq(tc_error(), "tc: placement 0 of a DTensor spec is not a Shard, a "
+                                 "Replicate or a Partial of a known reduction");
+    a = dop_spec1(2, (tc_placement){ .kind = TC_PLACEMENT_PARTIAL, .op = (tc_reduce_op)5 },
+                  TC_SHAPE(4));
+    ck_assert_int_eq(tc_propagate_pointwise(1, &a, false, &s), -1);
+    ck_assert_str_eq(tc_error(), "tc: placement 0 of a DTensor spec is not a Shard, a "
+                                 "Replicate or a Partial of a known reduction");
+    tc_clear_error();
+}
+END_TEST
+
 START_TEST(test_dops_mm_propagation_errors)
 {
     tc_op_sharding s;
@@ -782,6 +821,7 @@ static void ch09_add_dops(Suite *s)
     tcase_add_test(prop, test_dops_mm_2d_mesh);
     tcase_add_test(prop, test_dops_redistribute_cost);
     tcase_add_test(prop, test_dops_mm_propagation_errors);
+    tcase_add_test(prop, test_dops_spec_validation);
     suite_add_tcase(s, prop);
 
     TCase *ranks = tcase_create("dops_on_ranks");

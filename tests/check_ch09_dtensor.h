@@ -177,6 +177,74 @@ START_TEST(test_dtensor_chunk_rule_all_small)
 }
 END_TEST
 
+START_TEST(test_dtensor_chunk_rule_near_int64_max)
+{
+    /* Found by tests/fuzz/fuzz_dtensor: n = INT64_MAX over k =
+       6148914691236517204 (= 2 * (INT64_MAX / 3)) ranks: ceil(n / k) = 2
+       (n / k is 1.5), so chunk i starts at 2i, and for i >= 2^62 that is
+       past n (2^63 > INT64_MAX): the chunk is empty, at offset n. The
+       product 2i itself does not fit in an int64_t: it overflowed. */
+    const int64_t n = INT64_MAX, k = INT64_C(6148914691236517204);
+    int64_t off;
+
+    ck_assert_int_eq(tc_chunk_size(n, k, 1, &off), 2);
+    ck_assert_int_eq(off, 2);
+    /* the last non-empty chunk: i = 2^62 - 1 starts at 2^63 - 2, 1 left */
+    ck_assert_int_eq(tc_chunk_size(n, k, INT64_C(4611686018427387903), &off), 1);
+    ck_assert_int_eq(off, INT64_MAX - 1);
+    ck_assert_int_eq(tc_chunk_size(n, k, INT64_C(4611686018427387904), &off), 0);
+    ck_assert_int_eq(off, n);
+    ck_assert_int_eq(tc_chunk_size(n, k, k - 1, &off), 0);
+    ck_assert_int_eq(off, n);
+}
+END_TEST
+
+START_TEST(test_dtensor_bad_placements_and_global_shapes)
+{
+    /* Found by tests/fuzz/fuzz_dtensor: from_local accepted a Partial of a
+       reduction that does not exist and a global shape with a negative
+       size. A placement is checked wherever it comes in; a global shape
+       gets torch.empty's messages (torch 1.13: torch.empty(-4) and
+       torch.empty(2**63 - 1, 2)). */
+    tc_pg *world = tc_dist_init();
+    int64_t one = 1;
+    tc_device_mesh *mesh = tc_device_mesh_new(world, 1, &one, NULL);
+    tc_tensor *x = tc_zeros(TC_SHAPE(4), TC_FLOAT32);
+    tc_placement bad_op = { .kind = TC_PLACEMENT_PARTIAL, .op = (tc_reduce_op)4 };
+    tc_placement bad_kind = { .kind = (tc_placement_kind)3 };
+    tc_placement r = TC_REPLICATE();
+    tc_shape negative = TC_SHAPE(-4), huge = { .dim = 1, .sizes = { INT64_MAX } };
+    const char *unknown = "tc: placement 0 is not a Shard, a Replicate or a Partial of a "
+                          "known reduction";
+    tc_dtensor *d;
+    tc_redistribute_plan plan;
+
+    ck_assert_ptr_nonnull(mesh);
+    tc_clear_error();
+    ck_assert_ptr_null(tc_dtensor_from_local(x, mesh, &bad_op, NULL));
+    ck_assert_str_eq(tc_error(), unknown);
+    ck_assert_ptr_null(tc_dtensor_from_local(x, mesh, &bad_kind, NULL));
+    ck_assert_str_eq(tc_error(), unknown);
+    ck_assert_ptr_null(tc_distribute_tensor(x, mesh, &bad_kind));
+    ck_assert_str_eq(tc_error(), unknown);
+    ck_assert_ptr_null(tc_dtensor_from_local(x, mesh, &r, &negative));
+    ck_assert_str_eq(tc_error(), "Trying to create tensor with negative dimension -4: [-4]");
+    ck_assert_ptr_null(tc_dtensor_from_local(x, mesh, &r, &huge));
+    ck_assert_str_eq(tc_error(), "Storage size calculation overflowed with "
+                                 "sizes=[9223372036854775807]");
+    d = tc_distribute_tensor(x, mesh, &r);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(tc_redistribute_plan_make(d, &bad_op, &plan), -1);
+    ck_assert_str_eq(tc_error(), unknown);
+    ck_assert_ptr_null(tc_dtensor_redistribute(d, &bad_kind));
+    ck_assert_str_eq(tc_error(), unknown);
+    tc_clear_error();
+    tc_dtensor_free(d);
+    tc_release(x);
+    tc_device_mesh_release(mesh);
+}
+END_TEST
+
 /* ------------------------------------------------------- placements */
 
 START_TEST(test_dtensor_placement_reprs)
@@ -853,6 +921,8 @@ static void ch09_add_dtensor(Suite *s)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_dtensor_chunk_rule_examples);
     tcase_add_test(tc, test_dtensor_chunk_rule_all_small);
+    tcase_add_test(tc, test_dtensor_chunk_rule_near_int64_max);
+    tcase_add_test(tc, test_dtensor_bad_placements_and_global_shapes);
     tcase_add_test(tc, test_dtensor_placement_reprs);
     tcase_add_test(tc, test_dtensor_mesh_one_rank);
     tcase_add_test(tc, test_dtensor_one_rank_round_trip);
