@@ -271,6 +271,16 @@ START_TEST(test_launch_all_succeed)
 }
 END_TEST
 
+/* The drill's bound: 5 s, as the issue asks. Under valgrind every rank,
+   as it exits, runs a leak check of the whole heap it inherited, which
+   alone can take a second or more: there the bound is 15 s (it bounds the
+   launcher, not valgrind). valgrind is seen by its preloaded library. */
+static double la_bound(void)
+{
+    const char *preload = getenv("LD_PRELOAD");
+    return preload != NULL && strstr(preload, "vgpreload") != NULL ? 15.0 : 5.0;
+}
+
 /* The failure drill: rank 2 of 4 exits with 3 while the others sleep. The
    job exits with 3, names rank 2, and the three sleepers are stopped by
    SIGTERM well within the 5 seconds. */
@@ -288,7 +298,7 @@ START_TEST(test_launch_one_fails)
     char want[256];
     snprintf(want, sizeof want, "rank 2 (pid %ld) exited with code 3", (long)res.failed_pid);
     ck_assert_str_eq(res.summary, want);
-    ck_assert_msg(res.seconds < 5.0, "took %.2f s", res.seconds);
+    ck_assert_msg(res.seconds < la_bound(), "took %.2f s", res.seconds);
     ck_assert_int_eq(la_check_pids_gone(), 4);
     ck_assert(!la_shm_names_left());
 }
@@ -312,7 +322,7 @@ START_TEST(test_launch_sigkill_after_grace)
         ck_assert_int_eq(res.failed_rank, 0);
         ck_assert_int_eq(res.ranks_stopped, 2);
         double grace = graces[i] > 0 ? graces[i] : 3.0;
-        ck_assert_msg(res.seconds >= grace && res.seconds < 5.0, "grace %.1f s: took %.2f s",
+        ck_assert_msg(res.seconds >= grace && res.seconds < la_bound(), "grace %.1f s: took %.2f s",
                       grace, res.seconds);
         ck_assert_int_eq(la_check_pids_gone(), 3);
     }
@@ -335,7 +345,7 @@ START_TEST(test_launch_blocked_in_collective)
         ck_assert_msg(res.exit_code == 3, "%s", res.summary);
         ck_assert_int_eq(res.failed_rank, leaving >= 0 ? leaving : -leaving - 1);
         ck_assert_int_eq(res.ranks_stopped, 3);
-        ck_assert_msg(res.seconds < 5.0, "took %.2f s", res.seconds);
+        ck_assert_msg(res.seconds < la_bound(), "took %.2f s", res.seconds);
         ck_assert_int_eq(la_check_pids_gone(), 4);
     }
     ck_assert(!la_shm_names_left());
@@ -438,7 +448,7 @@ START_TEST(test_launch_program)
     ck_assert_int_eq(tc_launch(&opts, fails, &res), 0);
     ck_assert_int_eq(res.exit_code, 5);
     ck_assert_int_eq(res.failed_rank, 1);
-    ck_assert_msg(res.seconds < 5.0, "took %.2f s", res.seconds);
+    ck_assert_msg(res.seconds < la_bound(), "took %.2f s", res.seconds);
     ck_assert(!la_shm_names_left());
 }
 END_TEST
