@@ -95,19 +95,8 @@ out:
 
 int main(void)
 {
-    tc_launch_options options = { .nproc = RANKS };
-    tc_launch_result result;
-
     if (tc_all_reduce_coalesced == NULL)
         return exercise_not_started("ch09_coalesced", "tc_all_reduce_coalesced");
-    fflush(stdout);
-    if (tc_launch_fn(&options, ranks_body, NULL, &result) < 0) {
-        printf("    cannot start %d ranks: %s\n", RANKS, tc_error());
-        exercise_missing++;
-    } else if (result.exit_code != 0) {
-        exercise_missing++;
-        if (result.failed_signal != 0)
-            printf("    %s\n", result.summary);
-    }
+    exercise_on_ranks(RANKS, ranks_body);
     return exercise_verdict("ch09_coalesced");
 }

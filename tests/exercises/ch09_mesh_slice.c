@@ -94,19 +94,8 @@ out:
 
 int main(void)
 {
-    tc_launch_options options = { .nproc = 4 };
-    tc_launch_result result;
-
     if (tc_device_mesh_slice == NULL)
         return exercise_not_started("ch09_mesh_slice", "tc_device_mesh_slice");
-    fflush(stdout);
-    if (tc_launch_fn(&options, ranks_body, NULL, &result) < 0) {
-        printf("    cannot start 4 ranks: %s\n", tc_error());
-        exercise_missing++;
-    } else if (result.exit_code != 0) {
-        exercise_missing++;
-        if (result.failed_signal != 0)
-            printf("    %s\n", result.summary);
-    }
+    exercise_on_ranks(4, ranks_body);
     return exercise_verdict("ch09_mesh_slice");
 }

@@ -128,19 +128,8 @@ out:
 
 int main(void)
 {
-    tc_launch_options options = { .nproc = 4 };
-    tc_launch_result result;
-
     if (tc_dtensor_t == NULL)
         return exercise_not_started("ch09_transpose", "tc_dtensor_t");
-    fflush(stdout);
-    if (tc_launch_fn(&options, ranks_body, NULL, &result) < 0) {
-        printf("    cannot start 4 ranks: %s\n", tc_error());
-        exercise_missing++;
-    } else if (result.exit_code != 0) {
-        exercise_missing++;
-        if (result.failed_signal != 0)
-            printf("    %s\n", result.summary);
-    }
+    exercise_on_ranks(4, ranks_body);
     return exercise_verdict("ch09_transpose");
 }

@@ -112,4 +112,25 @@ static inline int exercise_not_started(const char *name, const char *function)
     return 1;
 }
 
+#ifdef TC_LAUNCH_H
+/* Chapter 9's exercises: run body on n ranks (forked by tc_launch_fn); a
+   rank that fails counts as a missing piece, a rank killed by a signal
+   also prints the launcher's summary. */
+static inline void exercise_on_ranks(int n, int (*body)(void *arg, int rank))
+{
+    tc_launch_options options = { .nproc = n };
+    tc_launch_result result;
+
+    fflush(stdout);
+    if (tc_launch_fn(&options, body, NULL, &result) < 0) {
+        printf("    cannot start %d ranks: %s\n", n, tc_error());
+        exercise_missing++;
+    } else if (result.exit_code != 0) {
+        exercise_missing++;
+        if (result.failed_signal != 0)
+            printf("    %s\n", result.summary);
+    }
+}
+#endif
+
 #endif
