@@ -9,6 +9,7 @@
    check, in every rank, the result against the serial one computed in that
    rank; the test asserts that every rank exited 0. Expected values come
    from PyTorch or are worked out by hand, never from the code under test. */
+#define _DEFAULT_SOURCE              /* MAP_ANONYMOUS, for the launcher tests */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>

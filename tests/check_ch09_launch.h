@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -25,11 +27,20 @@
    every rank is gone. */
 static int la_pids[2] = { -1, -1 };
 
+/* How many ranks have noted their pid: a counter in a shared anonymous
+   mapping made before the ranks are forked. The rank that fails waits for
+   it to reach the world size, so that no rank is stopped before it has
+   noted its pid (or set up what it does with SIGTERM): on a loaded
+   machine, under ASan, a fixed nap was not always enough. */
+static atomic_int *la_noted;
+
 static void la_note_pid(void)
 {
     pid_t me = getpid();
     if (la_pids[1] >= 0 && write(la_pids[1], &me, sizeof me) != (ssize_t)sizeof me)
         _exit(90);
+    if (la_noted)
+        atomic_fetch_add(la_noted, 1);
 }
 
 static void la_nap(long ms)
@@ -41,6 +52,22 @@ static void la_nap(long ms)
 static void la_open_pids(void)
 {
     ck_assert_int_eq(pipe(la_pids), 0);
+    void *p = mmap(NULL, sizeof *la_noted, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                   -1, 0);
+    ck_assert(p != MAP_FAILED);
+    la_noted = p;
+    atomic_init(la_noted, 0);
+}
+
+/* In the rank that fails: wait (at most 30 s) until every rank has noted
+   its pid, then a moment more, so that the others are asleep. */
+static void la_wait_all_noted(void)
+{
+    const char *ws = getenv("WORLD_SIZE");
+    int n = ws ? atoi(ws) : 0;
+    for (int i = 0; la_noted && i < 30000 && atomic_load(la_noted) < n; i++)
+        la_nap(1);
+    la_nap(20);
 }
 
 /* Read the pids the ranks wrote and check that each has been reaped: kill(pid,
@@ -59,6 +86,10 @@ static int la_check_pids_gone(void)
     }
     close(la_pids[0]);
     la_pids[0] = -1;
+    if (la_noted) {
+        munmap(la_noted, sizeof *la_noted);
+        la_noted = NULL;
+    }
     return n;
 }
 
@@ -90,7 +121,7 @@ static int la_one_fails(void *arg, int rank)
 {
     la_note_pid();
     if (rank == *(int *)arg) {
-        la_nap(20);
+        la_wait_all_noted();
         return 3;
     }
     for (int i = 0; i < 60; i++)      /* a minute: far beyond any test's wait */
@@ -112,7 +143,7 @@ static int la_killed(void *arg, int rank)
     (void)arg;
     la_note_pid();
     if (rank == 1) {
-        la_nap(20);
+        la_wait_all_noted();
         raise(SIGKILL);
     }
     for (int i = 0; i < 60; i++)      /* a minute: far beyond any test's wait */
