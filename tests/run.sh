@@ -10,8 +10,9 @@
 #             of the newest snapshot
 #   tooling   tangle.sh's and the book tooling's own tests (the output blocks
 #             and figures too), make install and uninstall into a scratch
-#             prefix (tests/tooling/test_install.sh), and PyTorch's recorded
-#             output still current
+#             prefix (tests/tooling/test_install.sh), chapter 10's program
+#             killed and resumed (tests/tooling/test_train_resume.sh), and
+#             PyTorch's recorded output still current
 #   twins     every English passage has a current Chinese twin
 #   links     every link in the rendered books resolves
 #   browser   every page of both books in headless Chromium at 1280 and 390 px
@@ -244,6 +245,8 @@ step "book tooling tests" tests/tooling/test_book.sh
 step "output blocks and figures tests" tests/tooling/test_answers.sh
 step "make install and uninstall tests" tests/tooling/test_install.sh
 [ ! -x build/bin/tcrun ] || step "tcrun tests" tests/tooling/test_tcrun.sh
+# Chapter 10: a training run killed and resumed ends as a run never stopped.
+[ ! -x build/bin/ch10 ] || step "ch10 killed and resumed: the same checkpoint" tests/tooling/test_train_resume.sh
 step "PyTorch recordings current" python3 book/pytorch.py check
 step "translations current" python3 book/twins.py check $(awk -F'\t' 'NR > 1 { print $2 }' chapters.tsv) book/preface.md
 # The exercise tests (built by make) compile against the book's code and
