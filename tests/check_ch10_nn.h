@@ -767,6 +767,33 @@ START_TEST(test_nn_zero_grad)
 }
 END_TEST
 
+/* tc_parameter_zero_grad on a leaf laid out transposed (strides (1, 3)):
+   its grad, made with the leaf's strides, fills its block of memory and
+   is zeroed in place; set_to_none drops it; a leaf without grad is fine;
+   NULL fails. */
+START_TEST(test_nn_parameter_zero_grad)
+{
+    tc_tensor *p = K(ag_detach(K(tc_t(NN_GRID(3, 2)))));
+    ck_assert_int_eq(ag_set_requires_grad(p, true), 0);
+    ck_assert_int_eq(tc_parameter_zero_grad(p, false), 0);
+    ck_assert_int_eq(ag_backward(K(ag_sum(K(ag_mul(p, p)))), NULL, false), 0);
+    tc_tensor *g = ag_grad(p);
+    ASSERT_STRIDES(g, 1, 2);
+    testing_expect_values(__LINE__, "2p", g, 6, (const double[]){ 0, 4, 8, 2, 6, 10 },
+                          TESTING_TOL(0, 0));
+    ck_assert_int_eq(tc_parameter_zero_grad(p, false), 0);
+    ck_assert_ptr_eq(ag_grad(p), g);
+    testing_expect_values(__LINE__, "zeroed", g, 6, (const double[]){ 0, 0, 0, 0, 0, 0 },
+                          TESTING_TOL(0, 0));
+    ck_assert_int_eq(tc_parameter_zero_grad(p, true), 0);
+    ck_assert_ptr_null(ag_grad(p));
+    tc_clear_error();
+    ck_assert_int_eq(tc_parameter_zero_grad(NULL, false), -1);
+    ck_assert_ptr_nonnull(tc_error());
+    tc_clear_error();
+}
+END_TEST
+
 /* -------------------------------------------------------------- gradcheck */
 
 /* The two-layer network linear, relu, linear in float64 as a function of
@@ -852,6 +879,7 @@ static void ch10_add_nn(Suite *s)
     tcase_add_test(tc, test_nn_module_errors);
     tcase_add_test(tc, test_nn_repr_and_names);
     tcase_add_test(tc, test_nn_zero_grad);
+    tcase_add_test(tc, test_nn_parameter_zero_grad);
     tcase_add_test(tc, test_nn_gradcheck_two_layers);
     suite_add_tcase(s, tc);
 }
