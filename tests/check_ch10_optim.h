@@ -141,10 +141,16 @@ static void sgd_run_case(int c, bool transposed)
 START_TEST(test_sgd_steps_match_torch)
 {
     int n = (int)(sizeof SGD_CASES / sizeof SGD_CASES[0]);
-    for (int c = 0; c < n; c++) {
-        sgd_run_case(c, false);
-        testing_release_kept();
+    for (int cap = TC_CPU_DEFAULT; cap <= TC_CPU_AVX2; cap++) {    /* scalar, then 8 lanes */
+        if (!tc_cpu_capability_supported((tc_cpu_capability)cap))
+            continue;
+        ck_assert(tc_cpu_capability_set((tc_cpu_capability)cap));
+        for (int c = 0; c < n; c++) {
+            sgd_run_case(c, false);
+            testing_release_kept();
+        }
     }
+    tc_cpu_capability_reset();
 }
 END_TEST
 
