@@ -708,6 +708,28 @@ START_TEST(test_ckpt_optimizer_mismatch)
     cp_unchanged(&want, m2, NULL, "without the optimizer");
     cp_state_free(&want);
 
+    /* a parameter given twice (PyTorch warns and keeps it, with one
+       state): one buffer in the file, shared again after the load */
+    tc_tensor *twice[] = { tc_module_parameter(m, 0), tc_module_parameter(m, 1),
+                           tc_module_parameter(m, 0) };
+    tc_sgd *dup = tc_sgd_new(3, twice, (tc_sgd_options){ .lr = 0.1, .momentum = 0.9 });
+    ck_assert_ptr_nonnull(dup);
+    cp_buffers(dup, 8, 1u << 1);
+    ck_assert_int_eq(tc_checkpoint_save(cp_path("dup.ckpt"), m, dup, 0, 0), 0);
+    tc_tensor *twice2[] = { tc_module_parameter(m2, 0), tc_module_parameter(m2, 1),
+                            tc_module_parameter(m2, 0) };
+    tc_sgd *dup2 = tc_sgd_new(3, twice2, (tc_sgd_options){ .lr = 0.2 });
+    ck_assert_ptr_nonnull(dup2);
+    ck_assert_msg(tc_checkpoint_load(cp_path("dup.ckpt"), m2, dup2, NULL, NULL) == 0, "%s",
+                  tc_error());
+    want = cp_take(m, dup);
+    cp_unchanged(&want, m2, dup2, "a parameter given twice");
+    cp_state_free(&want);
+    ck_assert_ptr_eq(tc_sgd_momentum_buffer(dup2, 0), tc_sgd_momentum_buffer(dup2, 2));
+    ck_assert_ptr_null(tc_sgd_momentum_buffer(dup2, 1));
+    tc_sgd_free(dup2);
+    tc_sgd_free(dup);
+
     tc_clear_error();
     ck_assert_int_eq(tc_checkpoint_save(path, m, opt, -1, 0), -1);
     ck_assert_str_eq(tc_error(), "tc_checkpoint_save: epoch and step must be >= 0, not -1 and 0");
