@@ -17,7 +17,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------ a scratch directory */
@@ -1024,41 +1023,44 @@ END_TEST
 
 /* -------------------------------------------------- the temporary file */
 
-/* Wait for child pid; its wait status. */
-static int cp_wait(pid_t pid)
+/* Run body(arg) in a child process, by chapter 9's tc_launch_fn (one
+   rank): how it ended. Its return value is reported through the launcher,
+   not the exit status, which valgrind replaces with its own after a leak
+   check of the memory the child inherited. */
+static tc_launch_result cp_in_child(int (*body)(void *, int), void *arg)
 {
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        ck_assert_int_eq(errno, EINTR);
-    return status;
+    tc_launch_options o = { .nproc = 1 };
+    tc_launch_result res;
+    ck_assert_msg(tc_launch_fn(&o, body, arg, &res) == 0, "%s", tc_error());
+    return res;
 }
 
-/* Save in a child whose files may not grow past 64 bytes (RLIMIT_FSIZE).
+/* A save in a child whose files may not grow past 64 bytes (RLIMIT_FSIZE).
    With SIGXFSZ ignored, write fails (EFBIG) and the save must fail
-   cleanly: exit 0 if it did (-1, the message, no .tmp left), else 1. With
-   SIGXFSZ's default action the kernel kills the child in the middle of
-   writing path.tmp, as a crash or a power cut would stop it. */
-static int cp_save_limited(const char *path, const tc_module *m, const tc_sgd *opt,
-                           bool ignore_signal)
+   cleanly: the child returns 0 if it did (-1, the message, no .tmp left),
+   else 1. With SIGXFSZ's default action the kernel kills the child in the
+   middle of writing path.tmp, as a crash or a power cut would stop it. */
+typedef struct {
+    const char *path;
+    const tc_module *m;
+    bool ignore_signal;
+} cp_limited;
+
+static int cp_save_limited_body(void *arg, int rank)
 {
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        struct rlimit limit = { .rlim_cur = 64, .rlim_max = 64 };
-        char tmp[600];
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        if (ignore_signal)
-            signal(SIGXFSZ, SIG_IGN);
-        if (setrlimit(RLIMIT_FSIZE, &limit) < 0)
-            _exit(2);
-        tc_clear_error();
-        int status = tc_checkpoint_save(path, m, opt, 5, 50);
-        char want[700];
-        snprintf(want, sizeof want, "cannot write %s: File too large", tmp);
-        bool ok = status == -1 && tc_error() && strcmp(tc_error(), want) == 0 && !cp_exists(tmp);
-        _exit(ok ? 0 : 1);
-    }
-    return cp_wait(pid);
+    const cp_limited *a = arg;
+    struct rlimit limit = { .rlim_cur = 64, .rlim_max = 64 };
+    char tmp[600], want[700];
+    (void)rank;
+    snprintf(tmp, sizeof tmp, "%s.tmp", a->path);
+    snprintf(want, sizeof want, "cannot write %s: File too large", tmp);
+    if (a->ignore_signal)
+        signal(SIGXFSZ, SIG_IGN);
+    if (setrlimit(RLIMIT_FSIZE, &limit) < 0)
+        return 2;
+    tc_clear_error();
+    int status = tc_checkpoint_save(a->path, a->m, NULL, 5, 50);
+    return status == -1 && tc_error() && strcmp(tc_error(), want) == 0 && !cp_exists(tmp) ? 0 : 1;
 }
 
 START_TEST(test_ckpt_temporary_file)
@@ -1072,16 +1074,18 @@ START_TEST(test_ckpt_temporary_file)
     cp_state old = cp_take(m, NULL);
 
     /* a save that fails leaves the old checkpoint and no .tmp */
-    int status = cp_save_limited(path, m2, NULL, true);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "wait status %d", status);
+    cp_limited limited = { path, m2, true };
+    tc_launch_result res = cp_in_child(cp_save_limited_body, &limited);
+    ck_assert_msg(res.exit_code == 0, "%s", res.summary);
     ck_assert(!cp_exists(tmp));
     ck_assert_int_eq(tc_checkpoint_load(path, into, NULL, NULL, NULL), 0);
     cp_unchanged(&old, into, NULL, "after a failed save");
 
     /* a save killed in the middle leaves the old checkpoint whole, and a
        .tmp that no load takes for a checkpoint */
-    status = cp_save_limited(path, m2, NULL, false);
-    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ, "wait status %d", status);
+    limited.ignore_signal = false;
+    res = cp_in_child(cp_save_limited_body, &limited);
+    ck_assert_msg(res.failed_signal == SIGXFSZ, "%s", res.summary);
     struct stat st;
     ck_assert_int_eq(stat(tmp, &st), 0);
     ck_assert_int_eq(st.st_size, 64);
@@ -1225,6 +1229,26 @@ static const tc_sgd_options cp_train_options = {
     .lr = 0.1, .momentum = 0.9, .weight_decay = 1e-3, .nesterov = true
 };
 
+enum { CP_TOTAL = 30, CP_EVERY = 5, CP_KILL_AFTER = 13 };
+
+/* The run that is killed: in a child process, it trains from the start
+   and raises SIGKILL after step CP_KILL_AFTER. Returning is a failure. */
+typedef struct {
+    const cp_data *d;
+    const char *path;
+} cp_killed;
+
+static int cp_killed_body(void *arg, int rank)
+{
+    const cp_killed *k = arg;
+    int64_t ran;
+    (void)rank;
+    tc_module *m = CP_MLP(5, CP_FEATURES, 8, 3);
+    tc_sgd *opt = cp_sgd(m, cp_train_options);
+    cp_train(m, opt, k->d, k->path, false, CP_TOTAL, CP_EVERY, CP_KILL_AFTER, &ran);
+    return 1;
+}
+
 /* 30 steps (5 epochs) with a checkpoint every 5 steps. One run goes
    through; another is killed after step 13 (its last checkpoint: step
    10, the middle of epoch 1) and resumed from that checkpoint by a model
@@ -1234,36 +1258,28 @@ static const tc_sgd_options cp_train_options = {
    ends elsewhere: the test sees what the checkpoint carries. */
 START_TEST(test_ckpt_kill_and_resume)
 {
-    enum { TOTAL = 30, EVERY = 5, KILL_AFTER = 13 };
     cp_data d = cp_data_make();
     int64_t ran;
 
     tc_module *ref = CP_MLP(5, CP_FEATURES, 8, 3);
     tc_sgd *ref_opt = cp_sgd(ref, cp_train_options);
-    ck_assert_msg(cp_train(ref, ref_opt, &d, cp_path("ref.ckpt"), false, TOTAL, 0, 0, &ran)
+    ck_assert_msg(cp_train(ref, ref_opt, &d, cp_path("ref.ckpt"), false, CP_TOTAL, 0, 0, &ran)
                       == 0, "%s", tc_error());
-    ck_assert_int_eq(ran, TOTAL);
+    ck_assert_int_eq(ran, CP_TOTAL);
 
     const char *path = cp_path("run.ckpt");
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        tc_module *m = CP_MLP(5, CP_FEATURES, 8, 3);
-        tc_sgd *opt = cp_sgd(m, cp_train_options);
-        cp_train(m, opt, &d, path, false, TOTAL, EVERY, KILL_AFTER, &ran);
-        _exit(1);                       /* not killed: the test fails */
-    }
-    int status = cp_wait(pid);
-    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "wait status %d", status);
+    cp_killed killed_run = { &d, path };
+    tc_launch_result res = cp_in_child(cp_killed_body, &killed_run);
+    ck_assert_msg(res.failed_signal == SIGKILL, "%s", res.summary);
     ck_assert(!cp_exists(cp_path("run.ckpt.tmp")));
     size_t killed_len;
     unsigned char *killed = cp_read(path, &killed_len);
 
     tc_module *m = CP_MLP(77, CP_FEATURES, 8, 3);
     tc_sgd *opt = cp_sgd(m, (tc_sgd_options){ .lr = 0.3, .momentum = 0.5 });
-    ck_assert_msg(cp_train(m, opt, &d, path, true, TOTAL, EVERY, 0, &ran) == 0, "%s",
+    ck_assert_msg(cp_train(m, opt, &d, path, true, CP_TOTAL, CP_EVERY, 0, &ran) == 0, "%s",
                   tc_error());
-    ck_assert_int_eq(ran, TOTAL - 10);
+    ck_assert_int_eq(ran, CP_TOTAL - 10);
     cp_state want = cp_take(ref, ref_opt);
     cp_unchanged(&want, m, opt, "resumed after a kill");
 
@@ -1277,7 +1293,8 @@ START_TEST(test_ckpt_kill_and_resume)
     ck_assert_int_eq(tc_checkpoint_load(control, forgetful, NULL, &epoch, &step), 0);
     ck_assert_int_eq(step, 10);
     ck_assert_int_eq(tc_checkpoint_save(control, forgetful, fresh, epoch, step), 0);
-    ck_assert_int_eq(cp_train(forgetful, fresh, &d, control, true, TOTAL, EVERY, 0, &ran), 0);
+    ck_assert_int_eq(cp_train(forgetful, fresh, &d, control, true, CP_TOTAL, CP_EVERY, 0, &ran),
+                     0);
     size_t n;
     unsigned char *end = cp_bytes_of(tc_module_parameter(forgetful, 0), &n);
     ck_assert(n == want.param_bytes[0] && memcmp(end, want.params[0], n) != 0);
