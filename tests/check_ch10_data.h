@@ -471,9 +471,21 @@ START_TEST(test_data_sampler_errors)
     ck_assert_str_eq(tc_error(), "__len__() should return >= 0");
     ck_assert_int_eq(tc_sampler_init(NULL, 10, 2, 0, true, 0, false), -1);
     ck_assert_ptr_null(tc_sampler_indices(NULL));
+
+    /* fields changed by hand are caught before they index anything */
+    ck_assert_int_eq(tc_sampler_init(&s, 10, 4, 3, true, 0, false), 0);
+    s.rank = 4;
+    ck_assert_ptr_null(tc_sampler_indices(&s));
+    ck_assert_str_eq(tc_error(), "Invalid rank 4, rank should be in the interval [0, 3]");
+    s.rank = 3;
+    s.num_samples = 4;
+    ck_assert_ptr_null(tc_sampler_indices(&s));
+    ck_assert_str_eq(tc_error(), "tc_sampler_indices: num_samples 4 and total_size 12 do not fit "
+                                 "a dataset of 10 on 4 replicas");
     s = (tc_distributed_sampler){ .dataset_len = 0, .num_samples = 3, .num_replicas = 1 };
-    ck_assert_ptr_null(tc_sampler_indices(&s));     /* a hand-made sampler it cannot serve */
-    ck_assert_ptr_nonnull(tc_error());
+    ck_assert_ptr_null(tc_sampler_indices(&s));
+    ck_assert_str_eq(tc_error(), "tc_sampler_indices: num_samples 3 and total_size 0 do not fit "
+                                 "a dataset of 0 on 1 replicas");
 }
 END_TEST
 
