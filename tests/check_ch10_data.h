@@ -469,6 +469,13 @@ START_TEST(test_data_sampler_errors)
     ck_assert_str_eq(tc_error(), "Invalid rank 0, rank should be in the interval [0, -1]");
     ck_assert_int_eq(tc_sampler_init(&s, -1, 2, 0, true, 0, false), -1);
     ck_assert_str_eq(tc_error(), "__len__() should return >= 0");
+    ck_assert_int_eq(tc_sampler_init(&s, INT64_MAX - 2, 3, 0, true, 0, false), -1);
+    ck_assert_str_eq(tc_error(), "DistributedSampler: 9223372036854775805 samples on 3 replicas "
+                                 "overflow int64");
+    ck_assert_int_eq(tc_sampler_init(&s, INT64_MAX - 3, 3, 2, false, 0, false), 0);
+    /* ceil((2^63 - 4) / 3) = (2^63 - 2) / 3 per rank, 2^63 - 2 in all: the largest that fits */
+    ck_assert_int_eq(s.num_samples, (INT64_MAX - 1) / 3);
+    ck_assert_int_eq(s.total_size, INT64_MAX - 1);
     ck_assert_int_eq(tc_sampler_init(NULL, 10, 2, 0, true, 0, false), -1);
     ck_assert_ptr_null(tc_sampler_indices(NULL));
 
