@@ -4,7 +4,7 @@
 #   unit      the Check suites of chapters 1..N, against snapshot N
 #   golden    each chapter binary k <= N, built against snapshot N, prints
 #             tests/golden/chK.out (addresses and timings normalised)
-#   asan      binary N built with ASan+UBSan, and the unit tests of the
+#   asan      program N built with ASan+UBSan against the newest snapshot, and the unit tests of the
 #             newest snapshot (which hold every chapter's suite)
 #   valgrind  binary N under valgrind, no leaks allowed, and the unit tests
 #             of the newest snapshot
@@ -37,53 +37,113 @@ passed=0 failed=0 checks=0 checks_failed=0
 logs=build/test/logs
 mkdir -p "$logs"
 
+# Steps run TEST_JOBS at a time (default: the number of cores), each into
+# its own log, and are reported in the order they were given, so the output
+# reads the same as a run one step at a time; a step's time is its own.
+# Where order matters (one step reads what another wrote, or checks that
+# nothing else is running), `drain` waits for every step given so far.
+jobs_max=${TEST_JOBS:-$(nproc 2> /dev/null || echo 2)}
+jobdir=$(mktemp -d)
+trap 'rm -rf "$jobdir"' EXIT
+q_kind=() q_name=() q_order=()   # per job: step|unit|note, its name; the report order
+q_next=0                         # the next entry of q_order to report
+n_jobs=0
+
 # "  (N s)" after a step that took 5 seconds or more: where make check's time goes.
 took() {
-    local s=$((SECONDS - $1))
+    local s=$(($2 - $1))
     [ "$s" -lt 5 ] || printf '  (%d s)' "$s"
 }
 
-# step NAME COMMAND...: run COMMAND, print PASS or FAIL (with the log's tail).
+log_of() {
+    echo "$logs/$(echo "$1" | tr ' /' '__').log"
+}
+
+# start KIND NAME COMMAND...: start COMMAND when a slot is free; prints the
+# job's number. Its status and start and end times go to $jobdir/NUMBER.
+start() {
+    local kind=$1 name=$2 id=$n_jobs log; shift 2
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+        wait -n 2> /dev/null
+        report_ready
+    done
+    log=$(log_of "$name")
+    (
+        t0=$(date +%s)
+        "$@" > "$log" 2>&1
+        s=$?
+        echo "$s $t0 $(date +%s)" > "$jobdir/$id.tmp" && mv "$jobdir/$id.tmp" "$jobdir/$id"
+    ) &
+    q_kind[id]=$kind; q_name[id]=$name
+    n_jobs=$((n_jobs + 1))
+    started=$id
+}
+
+# step NAME COMMAND...: run COMMAND; PASS or FAIL (with the log's tail).
 step() {
-    local name=$1 log start=$SECONDS; shift
-    log=$logs/$(echo "$name" | tr ' /' '__').log
-    if "$@" > "$log" 2>&1; then
-        printf 'PASS  %s%s\n' "$name" "$(took $start)"; passed=$((passed + 1))
+    start step "$@"; q_order+=("$started"); report_ready
+}
+# unit NAME COMMAND...: a Check run; its tests count into the totals, the
+# step itself does not.
+unit() {
+    start unit "$@"; q_order+=("$started"); report_ready
+}
+# note TEXT: a line of the report (a section's title), in its place.
+note() {
+    local id=$n_jobs
+    q_kind[id]=note; q_name[id]=$1; echo "0 0 0" > "$jobdir/$id"
+    n_jobs=$((n_jobs + 1)); q_order+=("$id"); report_ready
+}
+# unit_start NAME COMMAND...: start a Check run now and report it where
+# unit_finish NAME is called: the longest step (the newest snapshot's unit
+# tests under valgrind) starts first and is reported in its place.
+declare -A bg_id
+unit_start() {
+    start unit "$@"; bg_id[$1]=$started
+}
+unit_finish() {
+    q_order+=("${bg_id[$1]}"); report_ready
+}
+
+# Report the finished jobs at the head of the report order.
+report_ready() {
+    local id s t0 t1
+    while [ "$q_next" -lt "${#q_order[@]}" ]; do
+        id=${q_order[q_next]}
+        [ -e "$jobdir/$id" ] || return 0
+        read -r s t0 t1 < "$jobdir/$id"
+        case ${q_kind[id]} in
+        note) echo "${q_name[id]}" ;;
+        step) step_report "${q_name[id]}" "$s" "$t0" "$t1" ;;
+        unit) unit_report "${q_name[id]}" "$s" "$t0" "$t1" ;;
+        esac
+        q_next=$((q_next + 1))
+    done
+}
+
+# Wait for every job given so far, and report them all.
+drain() {
+    while [ "$q_next" -lt "${#q_order[@]}" ]; do
+        wait -n 2> /dev/null || sleep 0.2
+        report_ready
+    done
+}
+
+step_report() {  # step_report NAME STATUS T0 T1
+    local name=$1 log; log=$(log_of "$1")
+    if [ "$2" -eq 0 ]; then
+        printf 'PASS  %s%s\n' "$name" "$(took "$3" "$4")"; passed=$((passed + 1))
     else
-        printf 'FAIL  %s  (log: %s)%s\n' "$name" "$log" "$(took $start)"
+        printf 'FAIL  %s  (log: %s)%s\n' "$name" "$log" "$(took "$3" "$4")"
         tail -n 25 "$log" | sed 's/^/      /'
         failed=$((failed + 1))
     fi
 }
 
-# A Check run counts its tests into the totals; the step itself is not counted.
-unit() {
-    local name=$1 log start=$SECONDS; shift
-    log=$logs/$(echo "$name" | tr ' /' '__').log
-    "$@" > "$log" 2>&1
-    unit_report "$name" $? "$start"
-}
-
-# unit_start NAME COMMAND...: start a Check run in the background; unit_finish
-# NAME waits for it and reports it as unit does. The longest step (the newest
-# snapshot's unit tests under valgrind) runs this way beside the others, on
-# the machine's other core.
-declare -A bg_pid bg_start
-unit_start() {
-    local name=$1 log; shift
-    log=$logs/$(echo "$name" | tr ' /' '__').log
-    "$@" > "$log" 2>&1 &
-    bg_pid[$name]=$!; bg_start[$name]=$SECONDS
-}
-unit_finish() {
-    wait "${bg_pid[$1]}"
-    unit_report "$1" $? "${bg_start[$1]}"
-}
-
-# unit_report NAME STATUS START: PASS or FAIL from the run's log and status.
+# unit_report NAME STATUS T0 T1: PASS or FAIL from the run's log and status.
 unit_report() {
-    local name=$1 status=$2 start=$3 log line
-    log=$logs/$(echo "$name" | tr ' /' '__').log
+    local name=$1 status=$2 log line
+    log=$(log_of "$name")
     line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
     echo "$line" | sed -E 's/^/      /'
     local n f e
@@ -91,12 +151,12 @@ unit_report() {
     f=$(echo "$line" | sed -nE 's/.*Failures: ([0-9]+).*/\1/p'); f=${f:-0}
     e=$(echo "$line" | sed -nE 's/.*Errors: ([0-9]+).*/\1/p'); e=${e:-0}
     if [ "$status" -ne 0 ] || [ -z "$line" ]; then
-        printf 'FAIL  %s  (log: %s)%s\n' "$name" "$log" "$(took $start)"
+        printf 'FAIL  %s  (log: %s)%s\n' "$name" "$log" "$(took "$3" "$4")"
         grep -E ':[EF]:' "$log" | head -n 20 | sed 's/^/      /'
         tail -n 15 "$log" | sed 's/^/      /'
         [ "$f" -gt 0 ] || [ "$e" -gt 0 ] || f=1
     else
-        printf 'PASS  %s%s\n' "$name" "$(took $start)"
+        printf 'PASS  %s%s\n' "$name" "$(took "$3" "$4")"
     fi
     checks=$((checks + n)); checks_failed=$((checks_failed + f + e))
 }
@@ -125,7 +185,7 @@ newest=${nums[-1]}
         build/test/ch$newest/check
 
 for n in "${nums[@]}"; do
-    echo "== snapshot $n"
+    note "== snapshot $n"
     unit "unit ch$n" build/test/ch$n/check
     for k in "${nums[@]}"; do
         [ "$((10#$k))" -le "$((10#$n))" ] || continue
@@ -147,7 +207,9 @@ for n in "${nums[@]}"; do
             unit "asan+ubsan unit ch$n" env CK_FORK=no build/asan/ch$n/check
             unit_finish "valgrind unit ch$n"   # started at the top
         fi
-        step "asan+ubsan ch$n" build/asan/ch$n/ch$n
+        # Each chapter's program under the sanitizers, built against the
+        # newest snapshot (the Makefile builds the sanitized library once).
+        step "asan+ubsan ch$n (snapshot $newest)" build/asan/ch$newest/demo$n
         # From chapter 9 on, the program run alone starts its ranks with
         # exec: valgrind follows them, and a rank's error fails the run.
         vg_children=()
@@ -217,8 +279,13 @@ nothing_left() {  # nothing_left NAMES_BEFORE
     return 1
 }
 if [ "$((10#$newest))" -ge 9 ]; then
-    echo "== collectives on both backends, snapshot $newest"
+    # These runs start up to 8 ranks each and end by checking that no
+    # process of build/ is left: they run after everything before them, one
+    # at a time (the mpirun reports are compared with the tcrun ones).
+    drain
+    note "== collectives on both backends, snapshot $newest"
     shm_before=$(shm_names)
+    jobs_max_saved=$jobs_max; jobs_max=1
     for k in 1 2 3 4 8; do
         step "collectives under tcrun -n $k" collectives_tcrun "$newest" "$k"
     done
@@ -231,14 +298,17 @@ if [ "$((10#$newest))" -ge 9 ]; then
         done
         step "ch$newest under mpirun -n 4 prints $(golden4 "$newest")" golden_mpi "$newest"
     elif command -v mpicc > /dev/null; then
-        echo "SKIP  the MPI runs: Open MPI was installed during this make; run make check again"
+        note "SKIP  the MPI runs: Open MPI was installed during this make; run make check again"
     else
-        echo "SKIP  the MPI runs: mpicc not found (tools/deps.sh installs Open MPI)"
+        note "SKIP  the MPI runs: mpicc not found (tools/deps.sh installs Open MPI)"
     fi
+    drain
     step "no name left in /dev/shm, no process of build/ left" nothing_left "$shm_before"
+    drain
+    jobs_max=$jobs_max_saved
 fi
 
-echo "== tooling and book"
+note "== tooling and book"
 step "tangle.sh tests" tests/tooling/test_tangle.sh
 step "book tooling tests" tests/tooling/test_book.sh
 step "output blocks and figures tests" tests/tooling/test_answers.sh
@@ -293,7 +363,7 @@ epubcheck_all() {
 step "EPUBs pass epubcheck" epubcheck_all
 
 if [ $memcheck = 1 ] && [ -n "${FUZZ_TARGETS:-}" ]; then
-    echo "== fuzz targets (tests/fuzz)"
+    note "== fuzz targets (tests/fuzz)"
     for t in $FUZZ_TARGETS; do
         step "fuzz $t: stored corpus" tests/fuzz/run.sh corpus 0 "$t"
         step "fuzz $t: ${FUZZ_CHECK_RUNS:-30000} fresh inputs, seed ${FUZZ_SEED:-1}" \
@@ -301,6 +371,7 @@ if [ $memcheck = 1 ] && [ -n "${FUZZ_TARGETS:-}" ]; then
     done
 fi
 
+drain
 echo
 echo "unit tests (Check): $((checks - checks_failed)) passed, $checks_failed failed"
 echo "other steps: $passed passed, $failed failed"

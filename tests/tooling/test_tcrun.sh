@@ -117,7 +117,9 @@ check "the ranks' variables are torchrun's, and TC_SHM_FD" torchrun_variables
 
 one_rank_fails() {
     : > "$TMP/pids"
-    run -n 4 sh -c 'echo $$ >> '"$TMP/pids"'; test $RANK = 2 && exec sh -c "sleep 0.2; exit 3"; exec sleep 30'
+    # Rank 2 leaves once every rank has written its pid (a fixed nap alone
+    # was a race on a loaded machine).
+    run -n 4 sh -c 'echo $$ >> '"$TMP/pids"'; test $RANK = 2 && exec sh -c "until [ \$(wc -l < '"$TMP/pids"') -ge 4 ]; do sleep 0.05; done; sleep 0.2; exit 3"; exec sleep 30'
     expect 3 && expect_err 'tcrun: rank 2 \(pid [0-9]+\) exited with code 3; stopped the other 3 ranks' &&
         within 5 && pids_gone
 }
@@ -125,7 +127,9 @@ check "the drill: rank 2 exits 3, the others stopped, exit 3 within 5 s" one_ran
 
 others_ignore_sigterm() {
     : > "$TMP/pids"
-    local body='echo $$ >> '"$TMP/pids"'; test $RANK = 0 && exec sh -c "sleep 0.2; exit 4"; trap "" TERM; exec sleep 30'
+    # The others set SIGTERM aside before they write their pid; rank 0
+    # leaves once all three pids are written.
+    local body='test $RANK = 0 || trap "" TERM; echo $$ >> '"$TMP/pids"'; test $RANK = 0 && exec sh -c "until [ \$(wc -l < '"$TMP/pids"') -ge 3 ]; do sleep 0.05; done; sleep 0.2; exit 4"; exec sleep 30'
     run -n 3 sh -c "$body"
     expect 4 && within 5 && pids_gone || return 1
     [ "$(echo "$took >= 3" | bc)" = 1 ] || { echo "default grace: took $took s"; return 1; }
