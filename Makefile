@@ -408,13 +408,15 @@ build/bench/bench: $(call snap,$(LAST))/.stamp tests/bench_main.c $(BENCH_SRC) b
 # TORCH_BENCH, chapter 5 PyTorch's autograd, through TORCH_BENCH_CH05,
 # chapter 6 PyTorch's cross-entropy, through TORCH_BENCH_CH06, and chapter 7
 # PyTorch's square, sum, mm, sparse.mm and transposed adds, through
-# TORCH_BENCH_CH07, when /usr/bin/python3 has torch. Benchmarks write their
+# TORCH_BENCH_CH07, and chapter 10 PyTorch's training step, through
+# TORCH_BENCH_CH10, when /usr/bin/python3 has torch. Benchmarks write their
 # files (chapter 7's plot, build/bench/ch07.svg) under BENCH_DIR.
 TORCH_PY := /usr/bin/python3
 TORCH_ENV := TORCH_BENCH='$(TORCH_PY) tests/bench_torch_ch04.py' \
              TORCH_BENCH_CH05='$(TORCH_PY) tests/bench_torch_ch05.py' \
              TORCH_BENCH_CH06='$(TORCH_PY) tests/bench_torch_ch06.py' \
-             TORCH_BENCH_CH07='$(TORCH_PY) tests/bench_torch_ch07.py'
+             TORCH_BENCH_CH07='$(TORCH_PY) tests/bench_torch_ch07.py' \
+             TORCH_BENCH_CH10='$(TORCH_PY) tests/bench_torch_ch10.py'
 # Chapter 9 times Open MPI's MPI_Allreduce in the same run, through the
 # command in MPI_BENCH_CH09, when mpicc is installed.
 MPI_ENV := $(if $(MPI_BENCH),MPI_BENCH_CH09='tests/mpirun.sh -n 2 $(MPI_BENCH)')
