@@ -54,6 +54,10 @@ OUTS   := $(foreach n,$(NUMS),build/book/out/ch$(n).txt)
 BOOK   := $(HTML) $(EPUB) build/book/book.css build/book/answers.css build/book/book.js \
           $(SEARCH) $(FIGS)
 
+# pandoc one at a time (flock, from util-linux): rendering chapter 10 took
+# about 8 GB, and make -j2 ran the English and the Chinese page at once.
+PANDOC := flock build/.pandoc.lock pandoc
+
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c (see "fuzzing" below).
 FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
@@ -336,12 +340,12 @@ HTML_DEPS := build/book/md/.stamp book/lang.lua book/translations/zh.yaml book/h
 
 build/book/en/%.html: $(HTML_DEPS)
 	@mkdir -p $(@D)
-	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
+	$(PANDOC) build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
 	    --css ../book.css --css ../answers.css -H book/head.html -M lang=en -o $@
 
 build/book/zh/%.html: $(HTML_DEPS)
 	@mkdir -p $(@D)
-	pandoc build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
+	$(PANDOC) build/book/md/$*.md $(PANDOC_COMMON) -t html5 --standalone --wrap=none \
 	    --css ../book.css --css ../answers.css -H book/head.html -M lang=zh -o $@
 
 # The search index of each language, read by search.html with <script src>.
@@ -351,7 +355,7 @@ build/book/%/search-index.js: book/searchindex.py $(filter-out %/search.html,$(H
 # Pages refer to figures as ../fig/NAME.LANG.svg, relative to build/book/en/.
 # The EPUB: the preface (front.md), the chapters, the back matter.
 build/book/pytorch-internals-%.epub: build/book/md/.stamp book/lang.lua book/book.css book/answers.css $(FIGS)
-	pandoc build/book/md/front.md $(foreach p,$(PAGES) $(BACK),build/book/md/$(p).md) \
+	$(PANDOC) build/book/md/front.md $(foreach p,$(PAGES) $(BACK),build/book/md/$(p).md) \
 	    $(PANDOC_COMMON) -t epub3 --css book/book.css --css book/answers.css -M lang=$* \
 	    --resource-path=build/book/en \
 	    --epub-chapter-level=1 --toc --toc-depth=2 -o $@
