@@ -37,6 +37,13 @@ Code chunks (from a line `<<name>>=` to a line that is `@` or starts with
 passage, and passages may not contain nested divs.  A div of class
 `output` (`::: {.output program=chNN part=NAME}`, see book/answers.py) has
 no language and needs no twin.
+
+`check` also rejects prose whose square brackets do not pair up (inline
+code, noweb's [[code]], $math$ and backslash-escaped brackets aside): for
+an unmatched `[` pandoc's reader looks for a `]` to the end of the page,
+again at every later bracket, and a half-open interval written as [0, 1)
+once made chapter 10's page take a minute and 8 GB to render.  Write it
+as $[0, 1)$.
 """
 
 import hashlib
@@ -149,6 +156,32 @@ def parse(lines):
     return passages, problems
 
 
+# What `unpaired_bracket` ignores: noweb's [[code]], `code`, $math$, \[.
+QUOTED_RE = re.compile(r'\[\[.*?\]\]+', re.S)
+CODE_SPAN_RE = re.compile(r'(`+).*?\1', re.S)
+MATH_RE = re.compile(r'\$[^$]+\$')
+ESCAPED_RE = re.compile(r'\\[][]')
+
+
+def unpaired_bracket(body):
+    """The offset, in lines from the body's start, of the first `[` or `]`
+    of the prose that has no partner; None if they all pair up."""
+    def blank(m):       # keep newlines, so that offsets stay right
+        return re.sub(r'[^\n]', ' ', m.group(0))
+    text = '\n'.join(body)
+    for r in (QUOTED_RE, CODE_SPAN_RE, MATH_RE, ESCAPED_RE):
+        text = r.sub(blank, text)
+    open_at = []
+    for i, ch in enumerate(text):
+        if ch == '[':
+            open_at.append(i)
+        elif ch == ']':
+            if not open_at:
+                return text.count('\n', 0, i)
+            open_at.pop()
+    return text.count('\n', 0, open_at[0]) if open_at else None
+
+
 def check_file(path):
     """Return a list of 'FILE:LINE: message' strings for one file."""
     with open(path, encoding='utf-8') as f:
@@ -172,6 +205,12 @@ def check_file(path):
                                  % (p.twin.start, p.attrs['src'], now)))
         elif p.lang not in ('en', 'zh') and not p.neutral:
             problems.append((p.start, 'div without lang=en or lang=zh'))
+        off = unpaired_bracket(p.body)
+        if off is not None:
+            problems.append((p.start + 1 + off, 'unpaired square bracket '
+                             '(pandoc then scans to the end of the page at '
+                             'every later bracket); write an interval as '
+                             '$[0, 1)$, a lone bracket as \\['))
     return ['%s:%d: %s' % (path, n, msg) for n, msg in sorted(problems)]
 
 

@@ -72,6 +72,12 @@ t_unclosed() {
     expect_twins "$FIX/bad-unclosed.nw" "$FIX/bad-unclosed.nw:1: unclosed div" &&
     expect_twins "$FIX/bad-unclosed.nw" "$FIX/bad-unclosed.nw:4: Chinese passage has no src"
 }
+# An unpaired [ makes pandoc's reader quadratic (chapter 10: 8 GB); the line
+# of the bad bracket is reported, the ones in code, math and escapes are not.
+t_bracket() {
+    expect_twins "$FIX/bad-bracket.nw" "$FIX/bad-bracket.nw:3: unpaired square bracket" &&
+    [ "$(python3 book/twins.py check "$FIX/bad-bracket.nw" | wc -l)" -eq 1 ]
+}
 # The hash is that of the documented normalisation (sha256 of the lines,
 # stripped, joined by \n), so re-wrapping English text keeps it current.
 t_hash() {
@@ -360,6 +366,7 @@ check "twins check: orphan zh passage" t_orphan
 check "twins check: stale twin" t_stale
 check "twins check: text outside a passage" t_outside
 check "twins check: unclosed div, missing src" t_unclosed
+check "twins check: unpaired square bracket" t_bracket
 check "twins hash normalisation" t_hash
 check "twins stamp fixes staleness" t_stamp
 check "twins stamp --line stamps one pair" t_stamp_line
