@@ -43,7 +43,8 @@ code, noweb's [[code]], $math$ and backslash-escaped brackets aside): for
 an unmatched `[` pandoc's reader looks for a `]` to the end of the page,
 again at every later bracket, and a half-open interval written as [0, 1)
 once made chapter 10's page take a minute and 8 GB to render.  Write it
-as $[0, 1)$.
+as $[0, 1)$.  And it rejects a passage that still holds a writer's
+placeholder (a word TODO, FIXME or TBD, or one ending in -PLACEHOLDER).
 """
 
 import hashlib
@@ -161,6 +162,8 @@ QUOTED_RE = re.compile(r'\[\[.*?\]\]+', re.S)
 CODE_SPAN_RE = re.compile(r'(`+).*?\1', re.S)
 MATH_RE = re.compile(r'\$[^$]+\$')
 ESCAPED_RE = re.compile(r'\\[][]')
+# A writer's note that must not reach the reader.
+PLACEHOLDER_RE = re.compile(r'(?<![\w-])(TODO|FIXME|TBD|[A-Z]+-PLACEHOLDER(-ZH)?)(?![\w-])')
 
 
 def unpaired_bracket(body):
@@ -205,6 +208,11 @@ def check_file(path):
                                  % (p.twin.start, p.attrs['src'], now)))
         elif p.lang not in ('en', 'zh') and not p.neutral:
             problems.append((p.start, 'div without lang=en or lang=zh'))
+        for i, line in enumerate(p.body):
+            m = PLACEHOLDER_RE.search(line)
+            if m:
+                problems.append((p.start + 1 + i, 'placeholder %s: the '
+                                 'passage is not written yet' % m.group(1)))
         off = unpaired_bracket(p.body)
         if off is not None:
             problems.append((p.start + 1 + off, 'unpaired square bracket '

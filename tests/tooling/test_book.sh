@@ -78,6 +78,11 @@ t_bracket() {
     expect_twins "$FIX/bad-bracket.nw" "$FIX/bad-bracket.nw:3: unpaired square bracket" &&
     [ "$(python3 book/twins.py check "$FIX/bad-bracket.nw" | wc -l)" -eq 1 ]
 }
+# A writer's placeholder left in a passage fails the check, at its line.
+t_placeholder() {
+    expect_twins "$FIX/bad-placeholder.nw" "$FIX/bad-placeholder.nw:3: placeholder TODO" &&
+    [ "$(python3 book/twins.py check "$FIX/bad-placeholder.nw" | wc -l)" -eq 1 ]
+}
 # The hash is that of the documented normalisation (sha256 of the lines,
 # stripped, joined by \n), so re-wrapping English text keeps it current.
 t_hash() {
@@ -367,6 +372,7 @@ check "twins check: stale twin" t_stale
 check "twins check: text outside a passage" t_outside
 check "twins check: unclosed div, missing src" t_unclosed
 check "twins check: unpaired square bracket" t_bracket
+check "twins check: a placeholder left in the prose" t_placeholder
 check "twins hash normalisation" t_hash
 check "twins stamp fixes staleness" t_stamp
 check "twins stamp --line stamps one pair" t_stamp_line
