@@ -1,19 +1,50 @@
-/* bench_ch10.c: chapter 10's goal (issue 13): one training step of a
-   784-128-10 MLP (Linear, ReLU, Linear) on a batch of 64, float32, one
-   thread: zero_grad, forward, cross-entropy, backward, SGD's step; goal at
-   least 2.5 times faster than PyTorch 1.13's same step, measured in this
-   run by tests/bench_torch_ch10.py (through $TORCH_BENCH_CH10, when
-   /usr/bin/python3 has torch). The step's time is also shown as a ratio to
-   the time of its matrix products alone (the five tc_gemm calls the step
-   makes, into buffers allocated beforehand), and where the rest of the
-   step goes (forward, backward, optimizer).
+/* bench_ch10.c: chapter 10's goals (issue 13), in two parts.
+
+   One training step of a 784-128-10 MLP (Linear, ReLU, Linear) on a batch
+   of 64, float32, one thread: zero_grad, forward, cross-entropy, backward,
+   SGD's step; goal at least 2.5 times faster than PyTorch 1.13's same
+   step, measured in this run by tests/bench_torch_ch10.py (through
+   $TORCH_BENCH_CH10, when /usr/bin/python3 has torch). The step's time is
+   also shown as a ratio to the time of its matrix products alone (the five
+   tc_gemm calls the step makes, into buffers allocated beforehand), and
+   where the rest of the step goes (forward, backward, optimizer).
 
    Both sides start from the same weights (torch.manual_seed(0) and
    tc_manual_seed(0) draw the same bits), take the same input (the next
    64 x 784 draws of torch.rand from the same generator) and the targets
    i % 10; each side prints its loss after the timed steps, so the run also
-   shows that both trained the same network. */
+   shows that both trained the same network.
+
+   Data parallelism, with the chapter's reducer (tc_ddp) over the
+   shared-memory backend, the ranks forked by chapter 9's tc_launch_fn (2 at
+   most: this machine has 2 cores, and a rank with its communication thread
+   wants one), each rank on one thread:
+   - an epoch of the chapter's program: its 64-64-10 network on
+     data/digits.csv (or, if the file cannot be read, synthetic data of the
+     same shapes drawn with the library's generator, said in the output),
+     its split, weights, SGD (momentum) and DistributedSampler, 45 steps of
+     a global batch of 32 (16 a rank on 2 ranks), the reducer's default
+     25 MiB bucket cap; the time of the 45 steps on 1 rank and on 2, and
+     their ratio (2 ranks / 1 rank: below 1, two ranks train an epoch
+     faster), the best of DP_EPOCHS epochs after DP_WARMUP; the last
+     epoch's loss on both, to show they trained the same network;
+   - the overlap: the 784-128-10 step above on 2 ranks (32 rows each, the
+     first 32 of its input), the reducer with PyTorch's default cap, with
+     100 KB (bucket_cap_mb=0.1, still one bucket here: the first layer's
+     weight alone is 392 KiB) and with 512 B (3 buckets); per pass:
+     backward, the all_reduces on the communication thread, the wait at
+     the end of the pass (exposed), and the share of communication hidden
+     behind backward, max(0, comm - exposed) / comm (exposed includes the
+     hand-off to the communication thread and can exceed comm, so both are
+     printed), from the fastest of OV_RUNS runs.
+   Both parts zero the grads with the model's zero_grad, as the step above
+   does (see dp_step). The multi-rank parts are timed with the wall clock
+   (one process's CPU time does not measure several processes), each time
+   the slower rank's. Rank 0 writes its results into a shared anonymous
+   mapping made before the fork; the parent prints them. */
+#define _DEFAULT_SOURCE        /* MAP_ANONYMOUS */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <time.h>
 #include <stdbool.h>
@@ -21,6 +52,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "tc.h"
@@ -375,6 +408,413 @@ static void bench_step(void)
         ROW(what, "ours %.7f (composed %.7f), PyTorch's %.7f", ours, composed, theirs);
 }
 
+/* ---- data parallel: an epoch on 1 and 2 ranks, and the overlap ---------------------- */
+
+/* The chapter's program (build/snap/ch10/demo/ch10.c): its network, data,
+   batch, split and SGD. */
+enum { DP_PIXELS = 64, DP_HIDDEN = 64, DP_CLASSES = 10, DP_BATCH = 32, DP_HELD_OUT = 357,
+       DP_SAMPLES = 1797 /* synthetic: as many as the digits */ };
+enum { DP_WARMUP = 3, DP_EPOCHS = 50, DP_MAX_RANKS = 2 };
+#define DP_LR 0.1
+#define DP_MOMENTUM 0.9
+#define DP_BUCKET_CAP ((int64_t)25 << 20)    /* DDP's default, as the program's */
+#define DP_DIGITS "data/digits.csv"
+
+/* The overlap: the step above on 2 ranks, BATCH / 2 rows each, with these
+   bucket caps (bytes). */
+enum { OV_RANKS = 2, OV_WARMUP = 20, OV_STEPS = 20, OV_RUNS = 30, OV_CAPS = 3 };
+static const int64_t ov_cap[OV_CAPS] = { (int64_t)25 << 20, 100000, 512 };
+
+/* What rank 0 hands back, in memory shared with the parent. */
+typedef struct {
+    bool done;
+    bool synthetic;             /* the digits could not be read */
+    int64_t steps;              /* a rank's steps per epoch */
+    double seconds;             /* the best epoch's 45 steps, the slower rank's */
+    double loss;                /* the last epoch's mean loss over every rank's batches */
+} dp_epoch_result;
+
+typedef struct {
+    bool done;
+    int buckets;
+    int64_t bytes;              /* all_reduced per pass */
+    int64_t last_bytes;         /* the last bucket's (launched at the end of backward) */
+    double step;                /* seconds per step, the slower rank's */
+    double backward, comm, exposed;   /* rank 0's seconds per pass */
+} dp_overlap_result;
+
+typedef struct {
+    dp_epoch_result epoch[DP_MAX_RANKS + 1];    /* by the number of ranks */
+    dp_overlap_result overlap[OV_CAPS];
+} dp_shared;
+
+static dp_shared *dp;
+
+/* Report a rank's failure on stderr (rank 0 prints nothing else); 1. */
+static int rank_failed(int rank, const char *what)
+{
+    fprintf(stderr, "bench_ch10: rank %d: %s: %s\n", rank, what,
+            tc_error() != NULL ? tc_error() : "failed");
+    return 1;
+}
+
+/* *v becomes the largest of every rank's *v (the slower rank's time). */
+static int slowest(tc_pg *world, double *v)
+{
+    tc_tensor *t = tc_zeros(TC_SHAPE(1), TC_FLOAT64);
+    int status = t == NULL ? -1 : 0;
+
+    if (status == 0) {
+        tc_store(t, 0, *v);
+        status = tc_all_reduce(world, t, TC_REDUCE_MAX);
+        *v = tc_load(t, 0);
+    }
+    tc_release(t);
+    return status;
+}
+
+/* One step on this rank's rows: zero_grad, forward, loss, backward (the
+   reducer averages the gradients over the ranks), SGD. zero_grad is the
+   model's, as in the step above (tc_module_zero_grad: a memset per grad);
+   the chapter's program calls the optimizer's, which clears the same grads
+   (tc_sgd_zero_grad, through ag_zero_grad, element by element: about 1 ms
+   for the 784-128-10 network's, more than its whole step, and a cost that
+   every rank pays in full, which would hide how the step itself scales). */
+static int dp_step(tc_module *model, tc_sgd *opt, const tc_tensor *x, const tc_tensor *y,
+                   bool fused, double *loss_value)
+{
+    tc_tensor *logits = NULL, *loss = NULL;
+    int status = -1;
+
+    if (tc_module_zero_grad(model, false) == 0 && (logits = tc_module_forward(model, x)) != NULL &&
+        (loss = (fused ? ag_cross_entropy_fused : ag_cross_entropy)(
+             logits, y, NULL, TC_REDUCTION_MEAN, -100, 0.0)) != NULL &&
+        ag_backward(loss, NULL, false) == 0 && tc_sgd_step(opt) == 0) {
+        *loss_value = tc_load(loss, loss->storage_offset);
+        status = 0;
+    }
+    tc_release(logits);
+    tc_release(loss);
+    return status;
+}
+
+/* The digits' shapes, drawn from a generator seeded with 0: pixels in
+   [0, 1), labels random() % 10. */
+static int synthetic_digits(tc_dataset *all)
+{
+    tc_generator g;
+
+    tc_generator_init(&g, 0);
+    all->images = tc_empty(TC_SHAPE(DP_SAMPLES, DP_PIXELS), TC_FLOAT32);
+    all->labels = tc_empty(TC_SHAPE(DP_SAMPLES), TC_INT64);
+    if (all->images == NULL || all->labels == NULL || tc_uniform_(all->images, 0, 1, &g) < 0)
+        return -1;
+    for (int64_t i = 0; i < DP_SAMPLES; i++)
+        tc_store_int64(all->labels, i, (int64_t)(tc_generator_random(&g) % DP_CLASSES));
+    return 0;
+}
+
+/* nn.Sequential(nn.Linear(in, hidden), nn.ReLU(), nn.Linear(hidden, out)),
+   the layers made one after the other (the first takes the first draws). */
+static tc_module *dp_mlp(int64_t in, int64_t hidden, int64_t out)
+{
+    tc_module *layers[3];
+
+    layers[0] = tc_nn_linear(in, hidden, true, NULL);
+    layers[1] = tc_nn_relu();
+    layers[2] = tc_nn_linear(hidden, out, true, NULL);
+    if (layers[0] == NULL || layers[1] == NULL || layers[2] == NULL) {
+        for (int i = 0; i < 3; i++)
+            if (layers[i] != NULL)
+                tc_module_free(layers[i]);
+        return NULL;
+    }
+    return tc_nn_sequential(3, layers);
+}
+
+/* The model's 4 parameters, SGD over them, and the reducer (its cap). */
+static const char *dp_model(tc_tensor *params[4], tc_module *model, tc_sgd **opt, double lr,
+                            double momentum)
+{
+    if (model == NULL)
+        return "making the model";
+    if (tc_module_num_parameters(model) != 4)
+        return "the model's parameters";
+    for (int i = 0; i < 4; i++)
+        params[i] = tc_module_parameter(model, i);
+    *opt = tc_sgd_new(4, params, (tc_sgd_options){ .lr = lr, .momentum = momentum });
+    return *opt == NULL ? "making SGD" : NULL;
+}
+
+/* A rank of the epoch's run: the chapter's program without its prints,
+   DP_WARMUP + DP_EPOCHS epochs, each timed between a barrier and the end
+   of its last step. */
+static int dp_epoch_rank(void *arg, int rank)
+{
+    (void)arg;
+    tc_dataset all = { 0 }, train = { 0 }, test = { 0 };
+    tc_module *model = NULL;
+    tc_sgd *opt = NULL;
+    tc_ddp *ddp = NULL;
+    tc_distributed_sampler sampler;
+    tc_tensor *params[4], *total = NULL;
+    const char *what = NULL;
+    bool synthetic = false;
+    double best = -1, sum = 0;
+    int64_t steps = 0, local = 0;
+    tc_pg *world;
+    int ranks;
+
+    tc_set_num_threads(1);
+    if ((world = tc_dist_init()) == NULL)
+        return rank_failed(rank, "joining the world");
+    ranks = tc_pg_size(world), local = DP_BATCH / ranks;
+    if (tc_digits_load(DP_DIGITS, &all) < 0) {
+        tc_dataset_free(&all);
+        synthetic = true;
+        if (synthetic_digits(&all) < 0)
+            what = "synthetic digits";
+    }
+    if (what == NULL && tc_dataset_split(&all, DP_HELD_OUT, SEED, &train, &test) < 0)
+        what = "splitting the digits";
+    if (what == NULL) {
+        tc_manual_seed(SEED);
+        model = dp_mlp(DP_PIXELS, DP_HIDDEN, DP_CLASSES);
+        what = dp_model(params, model, &opt, DP_LR, DP_MOMENTUM);
+    }
+    if (what == NULL && (ddp = tc_ddp_new(world, 4, params, DP_BUCKET_CAP)) == NULL)
+        what = "DistributedDataParallel";
+    if (what == NULL && tc_sampler_init(&sampler, tc_dataset_len(&train), ranks, rank, true,
+                                        SEED, false) < 0)
+        what = "DistributedSampler";
+    for (int e = 0; what == NULL && e < DP_WARMUP + DP_EPOCHS; e++) {
+        int64_t *indices, n;
+        double start, seconds, loss = 0;
+
+        tc_sampler_set_epoch(&sampler, e);
+        if ((indices = tc_sampler_indices(&sampler)) == NULL) {
+            what = "the sampler's indices";
+            break;
+        }
+        n = sampler.num_samples, steps = (n + local - 1) / local, sum = 0;
+        if (tc_barrier(world) < 0)
+            what = "barrier";
+        start = bench_seconds();
+        for (int64_t k = 0; what == NULL && k < steps; k++) {
+            int64_t count = n - k * local < local ? n - k * local : local;
+            tc_tensor *x = NULL, *y = NULL;
+            if (tc_dataset_batch(&train, indices + k * local, count, &x, &y) < 0 ||
+                dp_step(model, opt, x, y, false, &loss) < 0)
+                what = "a step";
+            sum += loss;
+            tc_release(x);
+            tc_release(y);
+        }
+        seconds = bench_seconds() - start;
+        free(indices);
+        if (what == NULL && slowest(world, &seconds) < 0)
+            what = "all_reduce of the times";
+        if (what == NULL && e >= DP_WARMUP && (best < 0 || seconds < best))
+            best = seconds;
+    }
+    /* the program's epoch loss: the sum over every rank's steps / ranks / steps */
+    if (what == NULL && ((total = tc_zeros(TC_SHAPE(1), TC_FLOAT64)) == NULL ||
+                         (tc_store(total, 0, sum), tc_all_reduce(world, total, TC_REDUCE_SUM)) < 0))
+        what = "all_reduce of the loss";
+    if (what == NULL && rank == 0)
+        dp->epoch[ranks] = (dp_epoch_result){ .done = true, .synthetic = synthetic,
+                                              .steps = steps, .seconds = best,
+                                              .loss = tc_load(total, 0) / ranks / (double)steps };
+    int status = what == NULL ? 0 : rank_failed(rank, what);
+    tc_release(total);
+    if (ddp != NULL)
+        tc_ddp_free(ddp);
+    tc_sgd_free(opt);
+    if (model != NULL)
+        tc_module_free(model);
+    tc_dataset_free(&train), tc_dataset_free(&test), tc_dataset_free(&all);
+    tc_dist_finalize();
+    return status;
+}
+
+/* A rank of the overlap's run: for each cap, a reducer over the step's
+   784-128-10 network, OV_WARMUP steps, then OV_RUNS runs of OV_STEPS; the
+   fastest run's step and rank 0's reducer times per pass. */
+static int dp_overlap_rank(void *arg, int rank)
+{
+    (void)arg;
+    tc_module *model = NULL;
+    tc_sgd *opt = NULL;
+    tc_tensor *params[4], *x = NULL, *y = NULL;
+    const char *what = NULL;
+    double loss;
+    tc_pg *world;
+    int64_t rows;
+
+    tc_set_num_threads(1);
+    if ((world = tc_dist_init()) == NULL)
+        return rank_failed(rank, "joining the world");
+    rows = BATCH / tc_pg_size(world);
+    tc_manual_seed(SEED);
+    model = dp_mlp(IN, HIDDEN, OUT);
+    what = dp_model(params, model, &opt, LR, 0);
+    x = tc_empty(TC_SHAPE(rows, IN), TC_FLOAT32);
+    y = tc_empty(TC_SHAPE(rows), TC_INT64);
+    if (what == NULL && (x == NULL || y == NULL || tc_uniform_(x, 0, 1, NULL) < 0))
+        what = "the input";
+    for (int64_t i = 0; what == NULL && i < rows; i++)
+        tc_store_int64(y, i, i % OUT);
+    for (int c = 0; what == NULL && c < OV_CAPS; c++) {
+        tc_ddp *ddp = tc_ddp_new(world, 4, params, ov_cap[c]);
+        dp_overlap_result best = { .done = true, .step = -1 };
+
+        if (ddp == NULL) {
+            what = "DistributedDataParallel";
+            break;
+        }
+        for (int s = 0; what == NULL && s < OV_WARMUP; s++)
+            if (dp_step(model, opt, x, y, true, &loss) < 0)
+                what = "a step";
+        for (int r = 0; what == NULL && r < OV_RUNS; r++) {
+            tc_ddp_stats s0, s1;
+            double start, step;
+            if (tc_barrier(world) < 0) {
+                what = "barrier";
+                break;
+            }
+            s0 = tc_ddp_get_stats(ddp);
+            start = bench_seconds();
+            for (int s = 0; what == NULL && s < OV_STEPS; s++)
+                if (dp_step(model, opt, x, y, true, &loss) < 0)
+                    what = "a step";
+            step = (bench_seconds() - start) / OV_STEPS;
+            s1 = tc_ddp_get_stats(ddp);
+            if (what == NULL && slowest(world, &step) < 0)
+                what = "all_reduce of the times";
+            if (what == NULL && (best.step < 0 || step < best.step)) {
+                double passes = (double)(s1.passes - s0.passes);
+                best.step = step;
+                best.buckets = tc_ddp_num_buckets(ddp);
+                best.bytes = s1.bytes_per_pass;
+                best.last_bytes = 0;
+                for (int k = 0, b = best.buckets - 1; k < tc_ddp_bucket_size(ddp, b); k++)
+                    best.last_bytes += tc_numel(params[tc_ddp_bucket_param(ddp, b, k)]) *
+                                       (int64_t)sizeof(float);
+                best.backward = (s1.backward_seconds - s0.backward_seconds) / passes;
+                best.comm = (s1.comm_seconds - s0.comm_seconds) / passes;
+                best.exposed = (s1.exposed_seconds - s0.exposed_seconds) / passes;
+            }
+        }
+        tc_ddp_free(ddp);
+        if (what == NULL && rank == 0)
+            dp->overlap[c] = best;
+    }
+    int status = what == NULL ? 0 : rank_failed(rank, what);
+    tc_release(x);
+    tc_release(y);
+    tc_sgd_free(opt);
+    if (model != NULL)
+        tc_module_free(model);
+    tc_dist_finalize();
+    return status;
+}
+
+/* Start n ranks of fn; false, said, if they could not start or one failed. */
+static bool launch(int n, int (*fn)(void *, int), const char *what)
+{
+    tc_launch_result result;
+
+    fflush(stdout);
+    if (tc_launch_fn(&(tc_launch_options){ .nproc = n, .timeout_seconds = 300 }, fn, NULL,
+                     &result) < 0) {
+        ROW(what, "(failed: starting %d rank%s: %s)", n, n == 1 ? "" : "s",
+            tc_error() != NULL ? tc_error() : "?");
+        return false;
+    }
+    if (result.exit_code != 0) {
+        ROW(what, "(failed on %d rank%s: %s)", n, n == 1 ? "" : "s", result.summary);
+        return false;
+    }
+    return true;
+}
+
+static void cap_name(char *buf, size_t size, int64_t cap)
+{
+    if (cap >= (1 << 20) && cap % (1 << 20) == 0)
+        snprintf(buf, size, "%lld MiB", (long long)(cap >> 20));
+    else if (cap >= 1000 && cap % 1000 == 0)
+        snprintf(buf, size, "%lld KB", (long long)(cap / 1000));
+    else
+        snprintf(buf, size, "%lld B", (long long)cap);
+}
+
+static void bench_data_parallel(void)
+{
+    dp_epoch_result *one, *two;
+    char what[96];
+
+    double load[1] = { -1 };
+
+    printf("  data parallel: the chapter's reducer, ranks forked by tc_launch_fn, shared memory,\n"
+           "  one thread a rank; 2 ranks at most (this machine has %ld cores); wall clock,\n"
+           "  the slower rank's time", sysconf(_SC_NPROCESSORS_ONLN));
+    /* Other work on the machine takes cores from the ranks, and a rank that
+       waits for a core holds up the other at every all_reduce. */
+    if (getloadavg(load, 1) == 1)
+        printf(" (load average %.2f as it starts)", load[0]);
+    printf("\n");
+    dp = mmap(NULL, sizeof *dp, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (dp == MAP_FAILED) {
+        printf("  failed: mmap: %s\n", strerror(errno));
+        return;
+    }
+    memset(dp, 0, sizeof *dp);
+
+    one = &dp->epoch[1], two = &dp->epoch[2];
+    if (launch(1, dp_epoch_rank, "epoch on 1 rank") && launch(2, dp_epoch_rank, "epoch on 2 ranks")
+        && one->done && two->done) {
+        snprintf(what, sizeof what, "epoch (%lld steps of %d), 64-64-10, %s, 1 rank",
+                 (long long)one->steps, DP_BATCH, one->synthetic ? "synthetic" : "digits");
+        ROW(what, "%9.3f ms", one->seconds * 1e3);
+        snprintf(what, sizeof what, "  the same on 2 ranks (%d a rank a step)", DP_BATCH / 2);
+        ROW(what, "%9.3f ms  2 ranks / 1 rank: %.2f", two->seconds * 1e3,
+            two->seconds / one->seconds);
+        ROW("", "(best of %d epochs after %d; below 1: 2 ranks train an epoch faster)",
+            DP_EPOCHS, DP_WARMUP);
+        snprintf(what, sizeof what, "  loss of epoch %d, 1 rank and 2 ranks",
+                 DP_WARMUP + DP_EPOCHS);
+        ROW(what, "%.4f, %.4f (the same training: %s)", one->loss, two->loss,
+            fabs(one->loss - two->loss) < 5e-5 ? "they agree" : "they differ!");
+        if (one->synthetic)
+            ROW("", "(%s could not be read: synthetic data of the same shapes)", DP_DIGITS);
+    }
+
+    if (launch(OV_RANKS, dp_overlap_rank, "the overlap, on 2 ranks")) {
+        for (int c = 0; c < OV_CAPS; c++) {
+            const dp_overlap_result *r = &dp->overlap[c];
+            char cap[32];
+            if (!r->done)
+                continue;
+            cap_name(cap, sizeof cap, ov_cap[c]);
+            snprintf(what, sizeof what, "DDP step, 784-128-10, %d rows a rank, cap %s",
+                     BATCH / OV_RANKS, cap);
+            ROW(what, "%9.3f ms  %d bucket%s, %lld bytes a pass, the last %lld", r->step * 1e3,
+                r->buckets, r->buckets == 1 ? "" : "s", (long long)r->bytes,
+                (long long)r->last_bytes);
+            ROW("  rank 0, a pass: backward, all_reduce, exposed", "%9.3f ms, %.3f ms, %.3f ms",
+                r->backward * 1e3, r->comm * 1e3, r->exposed * 1e3);
+            ROW("  communication hidden behind backward", "%8.0f %%",
+                r->comm > 0 ? 100 * fmax(0, r->comm - r->exposed) / r->comm : 0.0);
+        }
+        ROW("", "(the last bucket holds the first layer's weight, 392 KiB of the 398: it");
+        ROW("", " starts when that grad is written, and only the rest of the pass can hide it)");
+        ROW("", "(hidden: max(0, all_reduce - exposed) / all_reduce; exposed, the wait at");
+        ROW("", " the end of the pass, includes the hand-off to the communication thread;");
+        ROW("", " best of %d runs of %d steps after %d)", OV_RUNS, OV_STEPS, OV_WARMUP);
+    }
+    munmap(dp, sizeof *dp);
+}
+
 void bench_ch10(void)
 {
     int threads = tc_get_num_threads();
@@ -388,5 +828,6 @@ void bench_ch10(void)
         printf("  PyTorch: %s\n", torch_why);
     tc_set_num_threads(1);
     bench_step();
+    bench_data_parallel();
     tc_set_num_threads(threads);
 }
