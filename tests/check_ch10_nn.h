@@ -744,8 +744,11 @@ START_TEST(test_nn_zero_grad)
     ck_assert_int_eq(ag_backward(K(ag_sum(K(tc_module_forward(m, x)))), NULL, false), 0);
     tc_tensor *gb = ag_grad(tc_module_parameter(m, 1));
     ck_assert_ptr_nonnull(gb);
+    int64_t version = ag_version(gb);
     ck_assert_int_eq(tc_module_zero_grad(m, false), 0);
     ck_assert_ptr_eq(ag_grad(tc_module_parameter(m, 1)), gb);
+    /* p.grad.zero_(): torch 1.13's model.zero_grad() bumps the version by 1 */
+    ck_assert_int_eq(ag_version(gb), version + 1);
     testing_expect_values(__LINE__, "zeroed", gb, 2, (const double[]){ 0, 0 }, TESTING_TOL(0, 0));
     testing_expect_values(__LINE__, "zeroed w", ag_grad(tc_module_parameter(m, 0)), 6,
                           (const double[]){ 0, 0, 0, 0, 0, 0 }, TESTING_TOL(0, 0));
@@ -781,8 +784,10 @@ START_TEST(test_nn_parameter_zero_grad)
     ASSERT_STRIDES(g, 1, 2);
     testing_expect_values(__LINE__, "2p", g, 6, (const double[]){ 0, 4, 8, 2, 6, 10 },
                           TESTING_TOL(0, 0));
+    int64_t version = ag_version(g);
     ck_assert_int_eq(tc_parameter_zero_grad(p, false), 0);
     ck_assert_ptr_eq(ag_grad(p), g);
+    ck_assert_int_eq(ag_version(g), version + 1);
     testing_expect_values(__LINE__, "zeroed", g, 6, (const double[]){ 0, 0, 0, 0, 0, 0 },
                           TESTING_TOL(0, 0));
     ck_assert_int_eq(tc_parameter_zero_grad(p, true), 0);
