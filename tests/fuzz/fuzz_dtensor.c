@@ -45,6 +45,7 @@
        FZ_RANKS=1 build/fuzz/fuzz_dtensor -max_len=64 DIR tests/fuzz/corpus/dtensor
      (the corpus's ranks-* inputs are its seeds).
    Nothing crashes, nothing leaks, no undefined behaviour (ASan+UBSan). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -659,6 +660,36 @@ static void check_values(const tc_tensor *got, const tc_tensor *expect, const ch
     tc_release(b);
 }
 
+/* A sum on a dtensor against the same sum on the whole tensor. The local
+   tensor and the whole one may be laid out differently, and a sum adds
+   its terms in memory order, so the two may round differently: they must
+   agree within n units of the dtype's epsilon of the sum of the terms'
+   magnitudes (abs_sum, reduced as the sum was; n terms per element).
+   Integer sums are exact in any order (they wrap alike), so they must be
+   equal. */
+static void check_sum_values(const tc_tensor *got, const tc_tensor *expect,
+                             const tc_tensor *abs_sum, int64_t n, const char *what)
+{
+    double eps = expect->dtype == TC_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+    int64_t index[TC_MAX_DIMS] = { 0 };
+
+    if (expect->dtype != TC_FLOAT32 && expect->dtype != TC_FLOAT64) {
+        check_values(got, expect, what);
+        return;
+    }
+    fz_check_shape(got, tc_shape_of(expect), what);
+    FZ_CHECK(abs_sum != NULL, "%s: the sum of magnitudes fails", what);
+    if (fz_numel(expect) == 0)
+        return;
+    do {
+        double x = fz_ref_load(got, index), y = fz_ref_load(expect, index);
+        double bound = (double)n * eps * fz_ref_load(abs_sum, index);
+
+        FZ_CHECK(x == y || (isnan(x) && isnan(y)) || fabs(x - y) <= bound,
+                 "%s: %.17g and %.17g differ by more than %g", what, x, y, bound);
+    } while (tc_next_index(expect->dim, expect->sizes, index));
+}
+
 static void gen_placements(fz_reader *r, int ndim, int64_t tdim, tc_placement *p)
 {
     for (int i = 0; i < TC_MESH_MAX_DIMS; i++) {
@@ -817,10 +848,20 @@ static void op_on(fz_reader *r, const tc_dtensor *a, const tc_dtensor *b,
                 tg, te);
         free(ta), free(tb), free(tr), free(tg), free(te);
     }
-    if (got == NULL)
+    if (got == NULL) {
         fz_check_failed("full_tensor of an operator's result");
-    else if (expect != NULL)
+    } else if (expect != NULL && kind == 6) {
+        tc_tensor *magnitudes = tc_abs(wa), *abs_sum = NULL;
+        if (magnitudes != NULL)
+            abs_sum = ndims == 0 ? tc_sum(magnitudes) : tc_sum_dims(magnitudes, dl, keepdim);
+        check_sum_values(got, expect, abs_sum,
+                         fz_numel(expect) > 0 ? fz_numel(wa) / fz_numel(expect) : 0,
+                         "a sum on DTensors");
+        tc_release(abs_sum);
+        tc_release(magnitudes);
+    } else if (expect != NULL) {
         check_values(got, expect, "an operator on DTensors");
+    }
     check_placements("an operator's result", tc_device_mesh_ndim(tc_dtensor_mesh(d)),
                      tc_dtensor_placements(d), tc_dtensor_shape(d).dim);
     tc_release(got);
