@@ -31,7 +31,10 @@
    - the overlap: the 784-128-10 step above on 2 ranks (32 rows each, the
      first 32 of its input), the reducer with PyTorch's default cap, with
      100 KB (bucket_cap_mb=0.1, still one bucket here: the first layer's
-     weight alone is 392 KiB) and with 512 B (3 buckets); per pass:
+     weight alone is 392 KiB) and with 512 B (3 buckets); and a deeper
+     network, 784-1024-1024-1024-10, whose later layers' gradients are
+     ready while backward still works on the earlier ones, with the
+     default cap (one bucket) and 4 MiB (a bucket a layer); per pass:
      backward, the all_reduces on the communication thread, the wait at
      the end of the pass (exposed), and the share of communication hidden
      behind backward, max(0, comm - exposed) / comm (exposed includes the
@@ -422,8 +425,25 @@ enum { DP_WARMUP = 3, DP_EPOCHS = 50, DP_MAX_RANKS = 2 };
 
 /* The overlap: the step above on 2 ranks, BATCH / 2 rows each, with these
    bucket caps (bytes). */
-enum { OV_RANKS = 2, OV_WARMUP = 20, OV_STEPS = 20, OV_RUNS = 30, OV_CAPS = 3 };
-static const int64_t ov_cap[OV_CAPS] = { (int64_t)25 << 20, 100000, 512 };
+enum { OV_RANKS = 2, OV_WARMUP = 10, OV_STEPS = 10, OV_RUNS = 20, OV_CASES = 5, OV_MAX_LAYERS = 4 };
+
+/* The overlap's cases: a network and a bucket cap. The step above's
+   network can hide almost nothing (its first layer's weight, the last
+   gradient backward writes, is 392 KiB of its 398); a deeper one of alike
+   layers, whose later layers' gradients are written while backward still
+   works on the earlier ones, shows what buckets are for. */
+typedef struct {
+    int layers;                          /* Linear layers, ReLU between */
+    int64_t width[OV_MAX_LAYERS + 1];
+    int64_t cap;
+} ov_case;
+static const ov_case ov_cases[OV_CASES] = {
+    { 2, { IN, HIDDEN, OUT }, (int64_t)25 << 20 },
+    { 2, { IN, HIDDEN, OUT }, 100000 },
+    { 2, { IN, HIDDEN, OUT }, 512 },
+    { 4, { IN, 1024, 1024, 1024, OUT }, (int64_t)25 << 20 },
+    { 4, { IN, 1024, 1024, 1024, OUT }, (int64_t)4 << 20 },
+};
 
 /* What rank 0 hands back, in memory shared with the parent. */
 typedef struct {
@@ -445,7 +465,7 @@ typedef struct {
 
 typedef struct {
     dp_epoch_result epoch[DP_MAX_RANKS + 1];    /* by the number of ranks */
-    dp_overlap_result overlap[OV_CAPS];
+    dp_overlap_result overlap[OV_CASES];
 } dp_shared;
 
 static dp_shared *dp;
@@ -475,11 +495,8 @@ static int slowest(tc_pg *world, double *v)
 
 /* One step on this rank's rows: zero_grad, forward, loss, backward (the
    reducer averages the gradients over the ranks), SGD. zero_grad is the
-   model's, as in the step above (tc_module_zero_grad: a memset per grad);
-   the chapter's program calls the optimizer's, which clears the same grads
-   (tc_sgd_zero_grad, through ag_zero_grad, element by element: about 1 ms
-   for the 784-128-10 network's, more than its whole step, and a cost that
-   every rank pays in full, which would hide how the step itself scales). */
+   model's, as in the step above; the chapter's program calls the
+   optimizer's, which clears the same grads the same way (a memset each). */
 static int dp_step(tc_module *model, tc_sgd *opt, const tc_tensor *x, const tc_tensor *y,
                    bool fused, double *loss_value)
 {
@@ -532,18 +549,39 @@ static tc_module *dp_mlp(int64_t in, int64_t hidden, int64_t out)
     return tc_nn_sequential(3, layers);
 }
 
-/* The model's 4 parameters, SGD over them, and the reducer (its cap). */
-static const char *dp_model(tc_tensor *params[4], tc_module *model, tc_sgd **opt, double lr,
+/* The model's n parameters and SGD over them. */
+static const char *dp_model(int n, tc_tensor **params, tc_module *model, tc_sgd **opt, double lr,
                             double momentum)
 {
     if (model == NULL)
         return "making the model";
-    if (tc_module_num_parameters(model) != 4)
+    if (tc_module_num_parameters(model) != n)
         return "the model's parameters";
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < n; i++)
         params[i] = tc_module_parameter(model, i);
-    *opt = tc_sgd_new(4, params, (tc_sgd_options){ .lr = lr, .momentum = momentum });
+    *opt = tc_sgd_new(n, params, (tc_sgd_options){ .lr = lr, .momentum = momentum });
     return *opt == NULL ? "making SGD" : NULL;
+}
+
+/* Linear layers of the widths given, a ReLU between two. */
+static tc_module *ov_net(const ov_case *c)
+{
+    tc_module *layers[2 * OV_MAX_LAYERS - 1];
+    int n = 0;
+    bool ok = true;
+
+    for (int l = 0; l < c->layers; l++) {
+        if (l > 0)
+            ok = (layers[n++] = tc_nn_relu()) != NULL && ok;
+        ok = (layers[n++] = tc_nn_linear(c->width[l], c->width[l + 1], true, NULL)) != NULL && ok;
+    }
+    if (!ok) {
+        for (int i = 0; i < n; i++)
+            if (layers[i] != NULL)
+                tc_module_free(layers[i]);
+        return NULL;
+    }
+    return tc_nn_sequential(n, layers);
 }
 
 /* A rank of the epoch's run: the chapter's program without its prints,
@@ -580,7 +618,7 @@ static int dp_epoch_rank(void *arg, int rank)
     if (what == NULL) {
         tc_manual_seed(SEED);
         model = dp_mlp(DP_PIXELS, DP_HIDDEN, DP_CLASSES);
-        what = dp_model(params, model, &opt, DP_LR, DP_MOMENTUM);
+        what = dp_model(4, params, model, &opt, DP_LR, DP_MOMENTUM);
     }
     if (what == NULL && (ddp = tc_ddp_new(world, 4, params, DP_BUCKET_CAP)) == NULL)
         what = "DistributedDataParallel";
@@ -643,9 +681,7 @@ static int dp_epoch_rank(void *arg, int rank)
 static int dp_overlap_rank(void *arg, int rank)
 {
     (void)arg;
-    tc_module *model = NULL;
-    tc_sgd *opt = NULL;
-    tc_tensor *params[4], *x = NULL, *y = NULL;
+    tc_tensor *x = NULL, *y = NULL;
     const char *what = NULL;
     double loss;
     tc_pg *world;
@@ -656,22 +692,30 @@ static int dp_overlap_rank(void *arg, int rank)
         return rank_failed(rank, "joining the world");
     rows = BATCH / tc_pg_size(world);
     tc_manual_seed(SEED);
-    model = dp_mlp(IN, HIDDEN, OUT);
-    what = dp_model(params, model, &opt, LR, 0);
     x = tc_empty(TC_SHAPE(rows, IN), TC_FLOAT32);
     y = tc_empty(TC_SHAPE(rows), TC_INT64);
-    if (what == NULL && (x == NULL || y == NULL || tc_uniform_(x, 0, 1, NULL) < 0))
+    if (x == NULL || y == NULL || tc_uniform_(x, 0, 1, NULL) < 0)
         what = "the input";
     for (int64_t i = 0; what == NULL && i < rows; i++)
         tc_store_int64(y, i, i % OUT);
-    for (int c = 0; what == NULL && c < OV_CAPS; c++) {
-        tc_ddp *ddp = tc_ddp_new(world, 4, params, ov_cap[c]);
+    for (int c = 0; what == NULL && c < OV_CASES; c++) {
+        tc_tensor *params[2 * OV_MAX_LAYERS];
+        int n = 2 * ov_cases[c].layers;
+        tc_module *model = ov_net(&ov_cases[c]);
+        tc_sgd *opt = NULL;
+        tc_ddp *ddp = NULL;
         dp_overlap_result best = { .done = true, .step = -1 };
 
-        if (ddp == NULL) {
+        what = dp_model(n, params, model, &opt, LR, 0);
+        if (what == NULL && (ddp = tc_ddp_new(world, n, params, ov_cases[c].cap)) == NULL)
             what = "DistributedDataParallel";
+        if (what != NULL) {
+            tc_sgd_free(opt);
+            if (model != NULL)
+                tc_module_free(model);
             break;
         }
+
         for (int s = 0; what == NULL && s < OV_WARMUP; s++)
             if (dp_step(model, opt, x, y, true, &loss) < 0)
                 what = "a step";
@@ -706,15 +750,14 @@ static int dp_overlap_rank(void *arg, int rank)
             }
         }
         tc_ddp_free(ddp);
+        tc_sgd_free(opt);
+        tc_module_free(model);
         if (what == NULL && rank == 0)
             dp->overlap[c] = best;
     }
     int status = what == NULL ? 0 : rank_failed(rank, what);
     tc_release(x);
     tc_release(y);
-    tc_sgd_free(opt);
-    if (model != NULL)
-        tc_module_free(model);
     tc_dist_finalize();
     return status;
 }
@@ -790,13 +833,16 @@ static void bench_data_parallel(void)
     }
 
     if (launch(OV_RANKS, dp_overlap_rank, "the overlap, on 2 ranks")) {
-        for (int c = 0; c < OV_CAPS; c++) {
+        for (int c = 0; c < OV_CASES; c++) {
             const dp_overlap_result *r = &dp->overlap[c];
-            char cap[32];
+            char cap[32], net[64] = "";
             if (!r->done)
                 continue;
-            cap_name(cap, sizeof cap, ov_cap[c]);
-            snprintf(what, sizeof what, "DDP step, 784-128-10, %d rows a rank, cap %s",
+            cap_name(cap, sizeof cap, ov_cases[c].cap);
+            for (int l = 0; l <= ov_cases[c].layers; l++)
+                snprintf(net + strlen(net), sizeof net - strlen(net), "%s%lld", l ? "-" : "",
+                         (long long)ov_cases[c].width[l]);
+            snprintf(what, sizeof what, "DDP step, %s, %d rows a rank, cap %s", net,
                      BATCH / OV_RANKS, cap);
             ROW(what, "%9.3f ms  %d bucket%s, %lld bytes a pass, the last %lld", r->step * 1e3,
                 r->buckets, r->buckets == 1 ? "" : "s", (long long)r->bytes,
@@ -806,8 +852,9 @@ static void bench_data_parallel(void)
             ROW("  communication hidden behind backward", "%8.0f %%",
                 r->comm > 0 ? 100 * fmax(0, r->comm - r->exposed) / r->comm : 0.0);
         }
-        ROW("", "(the last bucket holds the first layer's weight, 392 KiB of the 398: it");
-        ROW("", " starts when that grad is written, and only the rest of the pass can hide it)");
+        ROW("", "(784-128-10: the last bucket holds the first layer's weight, 392 KiB of the");
+        ROW("", " 398, the last grad backward writes: only the rest of the pass can hide it;");
+        ROW("", " the deeper network's later layers fill buckets while backward goes on)");
         ROW("", "(hidden: max(0, all_reduce - exposed) / all_reduce; exposed, the wait at");
         ROW("", " the end of the pass, includes the hand-off to the communication thread;");
         ROW("", " best of %d runs of %d steps after %d)", OV_RUNS, OV_STEPS, OV_WARMUP);
