@@ -850,18 +850,24 @@ START_TEST(test_accumulate_and_zero_grad)
     tc_tensor *y = K(ag_mul(x, x));
     tc_tensor *first;
 
+    /* the grad's _version in torch 1.13: 0, then 1 (grad += new), 2
+       (grad.zero_()), 3 (grad += new) */
     OK(backward_ones(y, true));
     EXPECT_GRAD(x, S(3), 2.0, 4.0, 6.0);
     first = ag_grad(x);
+    ck_assert_int_eq(ag_version(first), 0);
     OK(backward_ones(y, true));
     EXPECT_GRAD(x, S(3), 4.0, 8.0, 12.0);
     ck_assert_ptr_eq(ag_grad(x), first);    /* same tensor object: True */
+    ck_assert_int_eq(ag_version(first), 1);
     OK(ag_zero_grad(x, false));
     EXPECT_GRAD(x, S(3), 0.0, 0.0, 0.0);
     ck_assert_ptr_eq(ag_grad(x), first);
+    ck_assert_int_eq(ag_version(first), 2);
     OK(backward_ones(y, false));
     EXPECT_GRAD(x, S(3), 2.0, 4.0, 6.0);
     ck_assert_ptr_eq(ag_grad(x), first);    /* same object: True */
+    ck_assert_int_eq(ag_version(first), 3);
     OK(ag_zero_grad(x, true));
     EXPECT_NO_GRAD(x);
     OK(backward_ones(K(ag_mul_scalar(x, 5)), false));
