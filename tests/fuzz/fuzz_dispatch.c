@@ -129,6 +129,9 @@ static bool same_schema(const tc_schema *x, const tc_schema *y, bool with_ns)
 
 /* Parse text with default_ns: -1 and a message, or 0, no message, and a
    printed form that parses back to the same schema and prints the same. */
+/* Whether the last check_parse failed on the parser's length limit. */
+static bool parse_too_long;
+
 static int check_parse(const char *text, const char *default_ns, tc_schema *s)
 {
     char printed[TC_SCHEMA_MAX], again[TC_SCHEMA_MAX];
@@ -138,6 +141,8 @@ static int check_parse(const char *text, const char *default_ns, tc_schema *s)
     tc_clear_error();
     status = tc_schema_parse(text, default_ns, s);
     FZ_CHECK(status == 0 || status == -1, "tc_schema_parse returned %d", status);
+    parse_too_long = status != 0 && tc_error() != NULL &&
+                     strncmp(tc_error(), "a schema longer than", 20) == 0;
     if (status != 0) {
         fz_check_failed("tc_schema_parse");
         return -1;
@@ -336,11 +341,14 @@ static void schema_program(fz_reader *r, uint8_t choice)
     }
     s1 = check_parse(text, NULL, &plain);
     s2 = check_parse(text, ns, &with_ns);
+    /* The namespace lengthens the printed form ("fz::" before the name),
+       which may then pass the parser's limit of 511 characters. */
+    bool longer_with_ns = s1 == 0 && s2 == -1 && parse_too_long;
     if (strlen(ns) >= TC_NAME_MAX)               /* refused only where it is used */
         FZ_CHECK(s2 == -1 || s1 == -1 || strstr(text, "::") != NULL,
                  "a namespace too long was accepted: %s", text);
     else
-        FZ_CHECK(s1 == s2, "parsed %s with the namespace %s but %s without: %s",
+        FZ_CHECK(s1 == s2 || longer_with_ns, "parsed %s with the namespace %s but %s without: %s",
                  s2 == 0 ? "" : "not", ns, s1 == 0 ? "" : "not", text);
     if (s1 == 0 && s2 == 0) {
         FZ_CHECK(same_schema(&plain, &with_ns, false), "the namespace changed more: %s", text);
