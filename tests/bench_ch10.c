@@ -531,24 +531,6 @@ static int synthetic_digits(tc_dataset *all)
     return 0;
 }
 
-/* nn.Sequential(nn.Linear(in, hidden), nn.ReLU(), nn.Linear(hidden, out)),
-   the layers made one after the other (the first takes the first draws). */
-static tc_module *dp_mlp(int64_t in, int64_t hidden, int64_t out)
-{
-    tc_module *layers[3];
-
-    layers[0] = tc_nn_linear(in, hidden, true, NULL);
-    layers[1] = tc_nn_relu();
-    layers[2] = tc_nn_linear(hidden, out, true, NULL);
-    if (layers[0] == NULL || layers[1] == NULL || layers[2] == NULL) {
-        for (int i = 0; i < 3; i++)
-            if (layers[i] != NULL)
-                tc_module_free(layers[i]);
-        return NULL;
-    }
-    return tc_nn_sequential(3, layers);
-}
-
 /* The model's n parameters and SGD over them. */
 static const char *dp_model(int n, tc_tensor **params, tc_module *model, tc_sgd **opt, double lr,
                             double momentum)
@@ -563,25 +545,27 @@ static const char *dp_model(int n, tc_tensor **params, tc_module *model, tc_sgd 
     return *opt == NULL ? "making SGD" : NULL;
 }
 
-/* Linear layers of the widths given, a ReLU between two. */
-static tc_module *ov_net(const ov_case *c)
+/* nn.Sequential of `layers` Linear layers of the widths given, a ReLU
+   between two, made one after the other (the first takes the first
+   draws), as the chapter's mlp. */
+static tc_module *mlp(int layers, const int64_t *width)
 {
-    tc_module *layers[2 * OV_MAX_LAYERS - 1];
+    tc_module *modules[2 * OV_MAX_LAYERS - 1];
     int n = 0;
     bool ok = true;
 
-    for (int l = 0; l < c->layers; l++) {
+    for (int l = 0; l < layers; l++) {
         if (l > 0)
-            ok = (layers[n++] = tc_nn_relu()) != NULL && ok;
-        ok = (layers[n++] = tc_nn_linear(c->width[l], c->width[l + 1], true, NULL)) != NULL && ok;
+            ok = (modules[n++] = tc_nn_relu()) != NULL && ok;
+        ok = (modules[n++] = tc_nn_linear(width[l], width[l + 1], true, NULL)) != NULL && ok;
     }
     if (!ok) {
         for (int i = 0; i < n; i++)
-            if (layers[i] != NULL)
-                tc_module_free(layers[i]);
+            if (modules[i] != NULL)
+                tc_module_free(modules[i]);
         return NULL;
     }
-    return tc_nn_sequential(n, layers);
+    return tc_nn_sequential(n, modules);
 }
 
 /* A rank of the epoch's run: the chapter's program without its prints,
@@ -617,7 +601,7 @@ static int dp_epoch_rank(void *arg, int rank)
         what = "splitting the digits";
     if (what == NULL) {
         tc_manual_seed(SEED);
-        model = dp_mlp(DP_PIXELS, DP_HIDDEN, DP_CLASSES);
+        model = mlp(2, (const int64_t[]){ DP_PIXELS, DP_HIDDEN, DP_CLASSES });
         what = dp_model(4, params, model, &opt, DP_LR, DP_MOMENTUM);
     }
     if (what == NULL && (ddp = tc_ddp_new(world, 4, params, DP_BUCKET_CAP)) == NULL)
@@ -701,7 +685,7 @@ static int dp_overlap_rank(void *arg, int rank)
     for (int c = 0; what == NULL && c < OV_CASES; c++) {
         tc_tensor *params[2 * OV_MAX_LAYERS];
         int n = 2 * ov_cases[c].layers;
-        tc_module *model = ov_net(&ov_cases[c]);
+        tc_module *model = mlp(ov_cases[c].layers, ov_cases[c].width);
         tc_sgd *opt = NULL;
         tc_ddp *ddp = NULL;
         dp_overlap_result best = { .done = true, .step = -1 };
@@ -850,7 +834,8 @@ static void bench_data_parallel(void)
             ROW("  rank 0, a pass: backward, all_reduce, exposed", "%9.3f ms, %.3f ms, %.3f ms",
                 r->backward * 1e3, r->comm * 1e3, r->exposed * 1e3);
             ROW("  communication hidden behind backward", "%8.0f %%",
-                r->comm > 0 ? 100 * fmax(0, r->comm - r->exposed) / r->comm : 0.0);
+                100 * tc_ddp_hidden_share((tc_ddp_stats){ .comm_seconds = r->comm,
+                                                          .exposed_seconds = r->exposed }));
         }
         ROW("", "(784-128-10: the last bucket holds the first layer's weight, 392 KiB of the");
         ROW("", " 398, the last grad backward writes: only the rest of the pass can hide it;");
