@@ -402,8 +402,11 @@ static void record(fz_reader *r, program *p, tc_tensor **slots)
             if (s->op == OP_RETAIN_GRAD)
                 FZ_CHECK(ag_retains_grad(out) || ag_is_leaf(out), "retain_grad: not retained");
         }
-        if (trace)
+        if (trace) {
+            fprintf(stderr, "slot %d = %s(slot %d, slot %d; number %.17g)\n", n,
+                    op_names[s->op], s->a, s->b, s->x);
             fz_trace(op_names[s->op], slots[s->a], out);
+        }
         slots[n] = out;
         remember(slots, n);
     }
@@ -602,8 +605,13 @@ static bool positive(const tc_tensor *t)
     return true;
 }
 
-/* Is step s at a point where its function is smooth? (a ** b with a tensor
-   b needs log(a): its gradient is NaN for a < 0, in PyTorch as here.) */
+/* Is step s at a point where its function is smooth, and its gradient
+   finite? (a ** b with a tensor b needs log(a): its gradient is NaN for
+   a < 0, in PyTorch as here. A number that scales the gradient by 1e300
+   makes it inf two steps later, and x - x then gives inf - inf = NaN:
+   for z = x - x, then twice z = torch.sub(z, z, alpha=-1e300), PyTorch
+   1.13 gives x.grad = nan, while the finite differences of a constant
+   are 0.) */
 static bool smooth_at(const step *s, tc_tensor *const *slots)
 {
     switch (s->op) {
@@ -619,6 +627,10 @@ static bool smooth_at(const step *s, tc_tensor *const *slots)
         return tame(slots[s->a], false, true);
     case OP_DIV: case OP_DIV_:
         return tame(slots[s->b], true, false);
+    case OP_ADD_ALPHA: case OP_SUB_ALPHA: case OP_MUL_NUMBER:
+        return fabs(s->x) <= 1e8;
+    case OP_DIV_NUMBER:
+        return fabs(s->x) >= 1e-8;
     default:
         return true;
     }

@@ -10,7 +10,14 @@
 #            directory (what `make check` does after `corpus`): SECONDS is
 #            here a number of executions, and the seed is fixed
 #            (FUZZ_SEED, default 1), so that every machine tries the same
-#            inputs and a failure in CI fails the same way on yours.
+#            inputs and a failure in CI fails the same way on yours. A seed
+#            alone does not give that: libFuzzer also mutates with values
+#            the target compared, heap addresses among them, and worker
+#            threads add coverage as they happen to run. So these runs turn
+#            that dictionary off (-use_cmp=0) and run on one thread
+#            (TC_NUM_THREADS=1); `make fuzz` keeps both. What may still
+#            differ is a branch on a heap address (is a buffer aligned
+#            already?), which changes a feature count, rarely an input.
 # On a find, the failing input is printed in base64 beside the message:
 #   echo BASE64 | base64 -d > crash; build/fuzz/fuzz_NAME crash
 # Exit status: 0 if no target found anything.
@@ -40,7 +47,8 @@ for name in "$@"; do
         limit=(-max_total_time="$seconds")
         if [ "$mode" = fresh ]; then
             rm -rf "$work"
-            limit=(-runs="$seconds" -seed="${FUZZ_SEED:-1}")
+            limit=(-runs="$seconds" -seed="${FUZZ_SEED:-1}" -use_cmp=0)
+            export TC_NUM_THREADS=1
         fi
         mkdir -p "$work"
         "$bin" "${common[@]}" "${limit[@]}" -artifact_prefix="$crashes/" \
