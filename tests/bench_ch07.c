@@ -5,7 +5,8 @@
    contiguous output against PyTorch and against the contiguous case;
    matmul float32 512 and 1024 against OpenBLAS's sgemm when a libopenblas
    can be loaded, against PyTorch's torch.mm (one thread) and against the
-   FMA peak measured here, and two threads against one; chapter 4's sparse.mm against
+   FMA peak measured here, and two threads against one (with the cost of a
+   tc_parallel_for of two empty chunks); chapter 4's sparse.mm against
    PyTorch; sum of 6.4e7 float32 against the read bandwidth; x.t() + x.t()
    against x + x and against PyTorch. PyTorch's side is
    tests/bench_torch_ch07.py, run through $TORCH_BENCH_CH07 when
@@ -135,6 +136,20 @@ static void run_spmm(void *p)
     tc_release(z);
 }
 
+/* A tc_parallel_for of two chunks of one iteration each: what a loop pays
+   to use the pool's second thread (woken, or still spinning), and to wait
+   for it. */
+static void chunk_nothing(int64_t begin, int64_t end, void *context)
+{
+    bench_escape(context);
+    (void)begin, (void)end;
+}
+static void run_parallel_for(void *p)
+{
+    (void)p;
+    tc_parallel_for(0, 2, 1, chunk_nothing, NULL);
+}
+
 /* Seconds per call of run(j), from the best of `runs` loops of `calls`. */
 static double per_call(void (*run)(void *), job *j, int calls, int runs)
 {
@@ -203,6 +218,26 @@ static double fma_peak(void)
             best = t;
     }
     return 2.0 * 12 * PEAK_LANES * (double)iters / best * 1e-9;
+}
+
+/* The same on two threads at once, through the pool: the sum of their
+   rates, the ceiling of what two threads can give a product. */
+static void peak_chunk(int64_t begin, int64_t end, void *context)
+{
+    double *rates = context;
+
+    for (int64_t i = begin; i < end; i++)
+        rates[i] = fma_peak();
+}
+
+static double fma_peak_two(void)
+{
+    double rates[2] = { 0, 0 };
+
+    tc_set_num_threads(2);
+    tc_parallel_for(0, 2, 1, peak_chunk, rates);
+    tc_set_num_threads(1);
+    return rates[0] + rates[1];
 }
 
 /* ---- chapter 4's bench matrix, and PyTorch's side --------------------------- */
@@ -443,7 +478,16 @@ static void goals_transposed(void)
 
 static void goals_matmul(double peak)
 {
+    job none = { 0 };
+    double peak2 = fma_peak_two();
+
+    tc_set_num_threads(2);
+    ROW("tc_parallel_for, two chunks of nothing", "%9.2f us  the whole call, on two threads",
+        per_call(run_parallel_for, &none, 2000, RUNS) * 1e6);
+    tc_set_num_threads(1);
     ROW("FMA peak of one core, measured here", "%9.1f GFLOP/s", peak);
+    ROW("FMA peak of two threads at once", "%9.1f GFLOP/s  %.2f times one core's: the ceiling "
+        "of two threads", peak2, peak2 / peak);
     for (int n = 512; n <= 1024; n *= 2) {
         tc_tensor *a = random_tensor(TC_SHAPE(n, n)), *b = random_tensor(TC_SHAPE(n, n));
         job j = { .x = a, .y = b };
