@@ -308,6 +308,135 @@ START_TEST(test_sum_same_on_any_thread_count)
 }
 END_TEST
 
+/* ------------------------------------------------- the loss's rows */
+
+/* A tensor of the given shape and floating dtype holding sin(0.37 i) * 4
+   in row-major order. */
+static tc_tensor *ce_logits(tc_shape shape, tc_dtype dtype)
+{
+    tc_tensor *x = K(tc_empty(shape, dtype));
+    int64_t n = tc_numel(x);
+
+    for (int64_t i = 0; i < n; i++)
+        if (dtype == TC_FLOAT32)
+            ((float *)tc_data_ptr(x))[i] = (float)(sin(0.37 * (double)i) * 4);
+        else
+            ((double *)tc_data_ptr(x))[i] = sin(0.37 * (double)i) * 4;
+    return x;
+}
+
+/* int64 class targets of the given shape, (7 i) mod classes, every ninth
+   -100 (ignore_index) when `ignored`. */
+static tc_tensor *ce_targets(tc_shape shape, int64_t classes, bool ignored)
+{
+    tc_tensor *t = K(tc_empty(shape, TC_INT64));
+
+    for (int64_t i = 0; i < tc_numel(t); i++)
+        ((int64_t *)tc_data_ptr(t))[i] = ignored && i % 9 == 4 ? -100 : 7 * i % classes;
+    return t;
+}
+
+/* The fused loss's forward and backward (grad_output 0.75 everywhere) on
+   `threads` threads: got[0] the loss, got[1] the stats, got[2] the input's
+   gradient, kept until the test ends. */
+static void ce_on_threads(int threads, const tc_tensor *x, const tc_tensor *t,
+                          const tc_tensor *w, tc_reduction reduction, double smoothing,
+                          tc_tensor *got[3])
+{
+    tc_set_num_threads(threads);
+    ck_assert_msg(tc_cross_entropy_fused_forward(x, t, w, reduction, -100, smoothing, &got[0],
+                                                 &got[1]) == 0, "%s", tc_error());
+    (void)K(got[0]);
+    (void)K(got[1]);
+    tc_tensor *go = K(tc_full(tc_shape_of(got[0]), 0.75, got[0]->dtype));
+    ck_assert_msg(tc_cross_entropy_fused_backward(go, x, t, w, reduction, -100, smoothing,
+                                                  got[1], &got[2], NULL, NULL) == 0,
+                  "%s", tc_error());
+    (void)K(got[2]);
+}
+
+/* Chapter 6's fused cross-entropy, whose rows chapter 7 shares between
+   threads (class targets, contiguous class dim) or not (a strided class
+   dim, probability targets): the loss, the statistics and the gradient
+   are the same bits on 1 and 2 threads. The shapes are above the grain,
+   GRAIN_SIZE / (16 C) rows: 40 rows for C = 50, 2 for C = 1000. For
+   (64, 1000) float32 the loss and two rows of the gradient are also
+   checked against the formulas, computed here in long double:
+   loss = mean over rows of (m + log sum_j e^(x_j - m) - x_y), gradient
+   (softmax_j - [j = y]) * 0.75 / 64. */
+START_TEST(test_fused_loss_same_on_any_thread_count)
+{
+    int saved = tc_get_num_threads();
+    tc_tensor *w50 = ce_logits(TC_SHAPE(50), TC_FLOAT32), *probs;
+    struct {
+        const tc_tensor *x, *t, *w;
+        tc_reduction reduction;
+        double smoothing;
+    } cases[6];
+
+    for (int64_t j = 0; j < 50; j++)    /* positive weights */
+        ((float *)tc_data_ptr(w50))[j] = 1.5f + ((float *)tc_data_ptr(w50))[j] / 8;
+    probs = K(tc_softmax(ce_logits(TC_SHAPE(100, 40), TC_FLOAT32), 1));
+    ck_assert_ptr_nonnull(probs);
+    cases[0].x = ce_logits(TC_SHAPE(300, 50), TC_FLOAT32);
+    cases[0].t = ce_targets(TC_SHAPE(300), 50, true);
+    cases[0].w = w50, cases[0].reduction = TC_REDUCTION_MEAN, cases[0].smoothing = 0.1;
+    cases[1].x = ce_logits(TC_SHAPE(64, 1000), TC_FLOAT32);
+    cases[1].t = ce_targets(TC_SHAPE(64), 1000, false);
+    cases[1].w = NULL, cases[1].reduction = TC_REDUCTION_MEAN, cases[1].smoothing = 0;
+    cases[2].x = ce_logits(TC_SHAPE(64, 1000), TC_FLOAT64);
+    cases[2].t = cases[1].t;
+    cases[2].w = NULL, cases[2].reduction = TC_REDUCTION_NONE, cases[2].smoothing = 0;
+    cases[3].x = ce_logits(TC_SHAPE(300, 50), TC_FLOAT32);
+    cases[3].t = ce_targets(TC_SHAPE(300), 50, true);
+    cases[3].w = NULL, cases[3].reduction = TC_REDUCTION_SUM, cases[3].smoothing = 0;
+    cases[4].x = ce_logits(TC_SHAPE(6, 40, 30), TC_FLOAT32);      /* strided rows */
+    cases[4].t = ce_targets(TC_SHAPE(6, 30), 40, true);
+    cases[4].w = NULL, cases[4].reduction = TC_REDUCTION_MEAN, cases[4].smoothing = 0.2;
+    cases[5].x = ce_logits(TC_SHAPE(100, 40), TC_FLOAT32);        /* probabilities */
+    cases[5].t = probs;
+    cases[5].w = NULL, cases[5].reduction = TC_REDUCTION_MEAN, cases[5].smoothing = 0;
+    for (int c = 0; c < 6; c++) {
+        tc_tensor *one[3], *two[3];
+
+        ce_on_threads(1, cases[c].x, cases[c].t, cases[c].w, cases[c].reduction,
+                      cases[c].smoothing, one);
+        ce_on_threads(2, cases[c].x, cases[c].t, cases[c].w, cases[c].reduction,
+                      cases[c].smoothing, two);
+        for (int k = 0; k < 3; k++) {
+            size_t bytes = (size_t)tc_numel(one[k]) * tc_itemsize(one[k]->dtype);
+            ck_assert_int_eq(tc_numel(one[k]), tc_numel(two[k]));
+            ck_assert_msg(memcmp(tc_data_ptr(one[k]), tc_data_ptr(two[k]), bytes) == 0,
+                          "case %d, result %d: 1 and 2 threads differ", c, k);
+        }
+        if (c == 1) {    /* against the formulas */
+            const float *x = tc_data_ptr(cases[1].x), *grad = tc_data_ptr(two[2]);
+            const int64_t *y = tc_data_ptr(cases[1].t);
+            long double total = 0;
+            for (int64_t r = 0; r < 64; r++) {
+                const float *row = x + r * 1000;
+                long double m = row[0], sum = 0;
+                for (int64_t j = 1; j < 1000; j++)
+                    m = row[j] > m ? row[j] : m;
+                for (int64_t j = 0; j < 1000; j++)
+                    sum += expl(row[j] - m);
+                total += m + logl(sum) - row[y[r]];
+                for (int64_t j = 0; r < 2 && j < 1000; j++) {
+                    long double want = (expl(row[j] - m) / sum - (j == y[r])) * 0.75L / 64;
+                    ck_assert_msg(fabsl(grad[r * 1000 + j] - want) <= 1e-7L,
+                                  "row %lld class %lld: %g, want %Lg", (long long)r,
+                                  (long long)j, (double)grad[r * 1000 + j], want);
+                }
+            }
+            double loss = tc_load(one[0], 0), want = (double)(total / 64);
+            ck_assert_msg(fabs(loss - want) <= 1e-5 * fabs(want), "loss %.9g, want %.9g",
+                          loss, want);
+        }
+    }
+    tc_set_num_threads(saved);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- copies */
 
 /* Assert that y (a new tensor of x's shape and dtype) holds x's elements,
@@ -476,6 +605,7 @@ static void ch07_add_reduce(Suite *s)
     tcase_add_test(sums, test_sum_empty_and_keepdim);
     tcase_add_test(sums, test_sum_torch_values);
     tcase_add_test(sums, test_sum_same_on_any_thread_count);
+    tcase_add_test(sums, test_fused_loss_same_on_any_thread_count);
     suite_add_tcase(s, sums);
     tcase_set_timeout(copies, 120);
     tcase_add_test(copies, test_copy_transposed);
