@@ -978,7 +978,7 @@ static tc_tensor *it7_values(tc_shape shape)
    (size C): tiled exactly when C > TC_ITER_TILE0 and R > 1. */
 START_TEST(test_iter_tiles_visit_once)
 {
-    static const int64_t sides[] = { 1, 7, 8, 9, 31, 32, 33, 65, 127, 128, 129 };
+    static const int64_t sides[] = { 1, 7, 9, 33, 127, 128, 129, 200, 257 };
     int saved = tc_get_num_threads();
     enum { NS = sizeof sides / sizeof sides[0] };
 
@@ -1005,15 +1005,61 @@ START_TEST(test_iter_tiles_visit_once)
 }
 END_TEST
 
+/* Packed tiles in every dtype (1-, 4- and 8-byte elements): y + y.t()
+   for a square (R, R) y, whose output follows the contiguous first input,
+   so that the second, transposed, is copied into each tile's buffer; its
+   bits against y + z, z = y.t() made contiguous first (the untiled,
+   unpacked walk), on 1 and 2 threads, for R around the tile's side. */
+START_TEST(test_iter_tiles_packed_every_dtype)
+{
+    static const tc_dtype dtypes[] = { TC_BOOL, TC_INT64, TC_FLOAT32, TC_FLOAT64 };
+    static const int64_t sides[] = { 129, 200, 300 };
+    int saved = tc_get_num_threads();
+
+    for (int threads = 1; threads <= 2; threads++)
+        for (int k = 0; k < 4; k++)
+            for (int s = 0; s < 3; s++) {
+                int64_t r = sides[s], n = r * r;
+                size_t item = tc_itemsize(dtypes[k]);
+                tc_tensor *y = K(tc_empty(TC_SHAPE(r, r), dtypes[k]));
+                unsigned char *bytes = tc_data_ptr(y);
+
+                tc_set_num_threads(threads);
+                for (int64_t i = 0; i < n; i++) {    /* distinct values, bools mixed */
+                    double v = (double)(i * 7 % 1001) - 500.25;
+                    if (dtypes[k] == TC_BOOL)
+                        bytes[i] = (unsigned char)(i % 3 == 0);
+                    else if (dtypes[k] == TC_INT64)
+                        ((int64_t *)bytes)[i] = (int64_t)(v * 4);
+                    else if (dtypes[k] == TC_FLOAT32)
+                        ((float *)bytes)[i] = (float)v;
+                    else
+                        ((double *)bytes)[i] = v;
+                }
+                tc_tensor *yt = K(tc_t(y));
+                tc_tensor *got = K(tc_add(y, yt)), *want = K(tc_add(y, K(tc_contiguous(yt))));
+                ck_assert_ptr_nonnull(got);
+                ck_assert_ptr_nonnull(want);
+                ck_assert(tc_is_contiguous(got));
+                ck_assert_msg(memcmp(tc_data_ptr(got), tc_data_ptr(want), (size_t)n * item) == 0,
+                              "%s, side %lld, %d threads: packed tiles differ",
+                              tc_dtype_name(dtypes[k]), (long long)r, threads);
+                testing_release_kept();
+            }
+    tc_set_num_threads(saved);
+}
+END_TEST
+
 /* Where the operands agree, loop2d gets the full rows of the untiled
    walk, so contiguous work is not cut up: x.t() + x.t() of (300, 400) is
    one call of 120000 elements; a (50, 100) slice of a (50, 128) tensor
    plus itself, one call of 50 rows of 100; a column broadcast along the
    plan's dim 0 (stride 0 there: no opinion), one call of 50 rows of 100.
-   A disagreeing input with at most TC_ITER_TILE0 elements along dim 0
-   keeps the untiled walk too (its rows are a tile wide already): (40, 8)
-   from a transposed (8, 40), one call of 40 rows of 8; with 9 columns,
-   tiles of 8 and of 1 column, 40 rows each. */
+   A disagreeing input with at most TC_ITER_TILE0 (128) elements along
+   dim 0 keeps the untiled walk too (its rows are a tile wide already):
+   (40, 128) from a transposed (128, 40), one call of 40 rows of 128; with
+   129 columns, tiles of 128 and of 1 column, 40 rows each (TC_ITER_TILE1
+   is 128): two calls. */
 START_TEST(test_iter_untiled_full_rows)
 {
     int saved = tc_get_num_threads();
@@ -1021,16 +1067,16 @@ START_TEST(test_iter_untiled_full_rows)
     tc_tensor *s = K(tc_slice(it7_zeros(TC_SHAPE(50, 128), TC_FLOAT32), 1, 0, 100, 1));
     tc_tensor *col = it7_zeros(TC_SHAPE(50, 1), TC_FLOAT32);
     tc_tensor *wide = it7_zeros(TC_SHAPE(50, 100), TC_FLOAT32);
-    tc_tensor *narrow = K(tc_t(it7_zeros(TC_SHAPE(8, 40), TC_FLOAT32)));
-    tc_tensor *nine = K(tc_t(it7_zeros(TC_SHAPE(9, 40), TC_FLOAT32)));
+    tc_tensor *narrow = K(tc_t(it7_zeros(TC_SHAPE(128, 40), TC_FLOAT32)));
+    tc_tensor *wider = K(tc_t(it7_zeros(TC_SHAPE(129, 40), TC_FLOAT32)));
     struct { tc_iter *it; int64_t size0, size1; } cases[4];
 
     tc_set_num_threads(1);
     cases[0].it = tc_iter_binary_op(NULL, xt, xt), cases[0].size0 = 120000, cases[0].size1 = 1;
     cases[1].it = tc_iter_binary_op(NULL, s, s), cases[1].size0 = 100, cases[1].size1 = 50;
     cases[2].it = tc_iter_binary_op(NULL, wide, col), cases[2].size0 = 100, cases[2].size1 = 50;
-    cases[3].it = tc_iter_binary_op(NULL, it7_zeros(TC_SHAPE(40, 8), TC_FLOAT32), narrow);
-    cases[3].size0 = 8, cases[3].size1 = 40;
+    cases[3].it = tc_iter_binary_op(NULL, it7_zeros(TC_SHAPE(40, 128), TC_FLOAT32), narrow);
+    cases[3].size0 = 128, cases[3].size1 = 40;
     for (int k = 0; k < 4; k++) {
         struct it7_tiles c = { .mutex = PTHREAD_MUTEX_INITIALIZER, .nt = 3 };
         ck_assert_ptr_nonnull(cases[k].it);
@@ -1041,14 +1087,15 @@ START_TEST(test_iter_untiled_full_rows)
         ck_assert_int_eq(c.first1, cases[k].size1);
         tc_iter_release(cases[k].it);
     }
-    tc_iter *it = tc_iter_binary_op(NULL, it7_zeros(TC_SHAPE(40, 9), TC_FLOAT32), nine);
+    tc_iter *it = tc_iter_binary_op(NULL, it7_zeros(TC_SHAPE(40, 129), TC_FLOAT32), wider);
     struct it7_tiles c = { .mutex = PTHREAD_MUTEX_INITIALIZER, .nt = 3 };
     ck_assert_int_eq(tc_iter_tile_dim(it), 1);
     tc_iter_for_each(it, it7_tile_count, &c, TC_GRAIN_SIZE);
     ck_assert_int_eq(c.calls, 2);
-    ck_assert_int_eq(c.first0, 8);
+    ck_assert_int_eq(c.first0, 128);
     ck_assert_int_eq(c.first1, 40);
-    ck_assert_int_eq(c.max0, 8);
+    ck_assert_int_eq(c.max0, 128);
+    ck_assert_int_eq(c.max1, 40);
     tc_iter_release(it);
     tc_set_num_threads(saved);
 }
@@ -1077,6 +1124,7 @@ static void ch07_add_iter(Suite *s)
     tcase_add_test(tc, test_iter_ops_same_for_thread_counts);
     tcase_add_test(tc, test_iter_tc_loop_rerouted);
     tcase_add_test(tc, test_iter_tiles_visit_once);
+    tcase_add_test(tc, test_iter_tiles_packed_every_dtype);
     tcase_add_test(tc, test_iter_untiled_full_rows);
     tcase_add_test(tc, test_iter_errors);
     tcase_add_test(tc, test_iter_print_plan);
