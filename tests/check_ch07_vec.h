@@ -195,6 +195,52 @@ START_TEST(test_vec_kernels_every_capability)
 }
 END_TEST
 
+/* The flags of the mapping that holds address p, from /proc/self/smaps,
+   into flags ("rd wr mr mw me ac hg" ...); false if not found. */
+static bool vec_mapping_flags(const void *p, char *flags, size_t size)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    unsigned long lo, hi, at = (unsigned long)(uintptr_t)p;
+    bool inside = false, found = false;
+
+    if (f == NULL)
+        return false;
+    while (!found && fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            inside = lo <= at && at < hi;
+        else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            snprintf(flags, size, "%s", line + 8);
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* Chapter 7's advice to tc_storage_new: the pages of a block of 2 MB or
+   more are marked for transparent huge pages (madvise(MADV_HUGEPAGE)),
+   which /proc/self/smaps shows as "hg" among the mapping's flags. Only
+   where the kernel has transparent huge pages (the sysfs directory exists)
+   and reports the flags. */
+START_TEST(test_vec_large_storage_asks_for_huge_pages)
+{
+    FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    tc_tensor *big;
+    char flags[256];
+
+    if (thp == NULL)
+        return;                                  /* no THP in this kernel */
+    fclose(thp);
+    big = tc_empty(TC_SHAPE(1024, 1024), TC_FLOAT32);    /* 4 MB */
+    ck_assert_ptr_nonnull(big);
+    memset(tc_data_ptr(big), 1, 4 << 20);
+    if (vec_mapping_flags((char *)tc_data_ptr(big) + (2 << 20), flags, sizeof flags))
+        ck_assert_msg(strstr(flags, " hg") != NULL, "flags of a 4 MB block:%s", flags);
+    tc_release(big);
+}
+END_TEST
+
 /* The same with every output streamed (threshold 0): the head that aligns
    the output, the streamed body and the tail, at every length and offset. */
 START_TEST(test_vec_kernels_streaming_every_length)
@@ -515,6 +561,7 @@ static void ch07_add_vec(Suite *s)
     tcase_add_test(kernels, test_vec_kernel_lookup);
     tcase_add_test(kernels, test_vec_kernels_every_capability);
     tcase_add_test(kernels, test_vec_kernels_streaming_every_length);
+    tcase_add_test(kernels, test_vec_large_storage_asks_for_huge_pages);
     tcase_add_test(kernels, test_vec_kernels_large);
     tcase_add_test(kernels, test_vec_operators_every_capability);
     tcase_add_test(square, test_square_types);
