@@ -446,6 +446,90 @@ START_TEST(test_square_errors)
 }
 END_TEST
 
+/* --------------------------------------------------------- small calls */
+
+/* Calls that chapter 7's small_call runs without an iterator: a number of
+   every type converted as tc_copy_ converts it, 0-D tensors that are not
+   wrapped numbers, comparisons and where, and the result's strides where a
+   dim of size 1 lets the driver choose an unusual one. Every expected
+   value is PyTorch 1.13's. */
+START_TEST(test_small_calls_match_pytorch)
+{
+    tc_tensor *ones = K(tc_ones(TC_SHAPE(3), TC_FLOAT32));
+    tc_tensor *i3 = testing_int64_tensor(TC_SHAPE(3), (int64_t[]){ 1, 2, 3 });
+    tc_tensor *f3 = testing_tensor(TC_SHAPE(3), TC_FLOAT32, (double[]){ 1, 2, 4 });
+    tc_tensor *base = K(tc_ones(TC_SHAPE(6), TC_FLOAT32));
+    tc_tensor *odd = K(tc_as_strided(base, TC_SHAPE(2, 1, 3), TC_SHAPE(3, 7, 1), 0));
+    tc_tensor *m3 = testing_tensor(TC_SHAPE(3), TC_BOOL, (double[]){ 1, 0, 1 });
+    tc_tensor *x3 = testing_tensor(TC_SHAPE(3), TC_FLOAT32, (double[]){ 1.5, 2.5, 3.5 });
+    tc_tensor *product, *sum;
+
+    /* torch.ones(3) * (2**60 + 2**36 + 1): float32, each 2**60 + 2**37
+       (1152921642045800448): the integer rounded once, not through double */
+    testing_expect_tensor(__LINE__, "int64 number", K(tc_mul_scalar(ones,
+                          (INT64_C(1) << 60) + (INT64_C(1) << 36) + 1)), TC_FLOAT32,
+                          TC_SHAPE(3), (double[]){ 1152921642045800448.0, 1152921642045800448.0,
+                          1152921642045800448.0 }, TESTING_TOL(0, 0));
+    /* (torch.ones(3) + 0.1).tolist(): [1.100000023841858] * 3 */
+    testing_expect_tensor(__LINE__, "float64 number", K(tc_add_scalar(ones, 0.1)), TC_FLOAT32,
+                          TC_SHAPE(3), (double[]){ 1.100000023841858, 1.100000023841858,
+                          1.100000023841858 }, TESTING_TOL(0, 0));
+    /* torch.tensor([1, 2, 3]) + True: tensor([2, 3, 4]) */
+    testing_expect_tensor(__LINE__, "bool number", K(tc_add(i3, K(tc_number((bool)true)))),
+                          TC_INT64, TC_SHAPE(3), (double[]){ 2, 3, 4 }, TESTING_TOL(0, 0));
+    /* torch.tensor([1, 2, 3]) + torch.tensor(5): tensor([6, 7, 8]) */
+    testing_expect_tensor(__LINE__, "0-D int64", K(tc_add(i3, K(tc_full(TC_SCALAR_SHAPE, 5,
+                          TC_INT64)))), TC_INT64, TC_SHAPE(3), (double[]){ 6, 7, 8 },
+                          TESTING_TOL(0, 0));
+    /* (torch.tensor([1., 2., 4.]) + torch.tensor(0.1, dtype=torch.float64)).tolist():
+       [1.100000023841858, 2.0999999046325684, 4.099999904632568], float32 */
+    testing_expect_tensor(__LINE__, "0-D float64", K(tc_add(f3, K(tc_full(TC_SCALAR_SHAPE, 0.1,
+                          TC_FLOAT64)))), TC_FLOAT32, TC_SHAPE(3), (double[]){
+                          1.100000023841858, 2.0999999046325684, 4.099999904632568 },
+                          TESTING_TOL(0, 0));
+    /* torch.tensor([1, 2, 3]) * 2.5: tensor([2.5000, 5.0000, 7.5000]) */
+    testing_expect_tensor(__LINE__, "int64 tensor, float number", K(tc_mul_scalar(i3, 2.5)),
+                          TC_FLOAT32, TC_SHAPE(3), (double[]){ 2.5, 5, 7.5 }, TESTING_TOL(0, 0));
+    /* torch.tensor([1., 2., 4.]) < 2: tensor([ True, False, False]) */
+    testing_expect_tensor(__LINE__, "comparison", K(tc_lt(f3, K(tc_number(2)))), TC_BOOL,
+                          TC_SHAPE(3), (double[]){ 1, 0, 0 }, TESTING_TOL(0, 0));
+    /* torch.where(torch.tensor([True, False, True]), torch.tensor([1.5, 2.5, 3.5]), 0.):
+       tensor([1.5000, 0.0000, 3.5000]), float32 */
+    testing_expect_tensor(__LINE__, "where", K(tc_where(m3, x3, K(tc_number(0.0)))),
+                          TC_FLOAT32, TC_SHAPE(3), (double[]){ 1.5, 0, 3.5 }, TESTING_TOL(0, 0));
+    /* x = torch.ones(6).as_strided((2, 1, 3), (3, 7, 1)); (x * 3).stride(): (3, 6, 1),
+       (x + x).stride(): (3, 3, 1) */
+    product = K(tc_mul_scalar(odd, 3));
+    sum = K(tc_add(odd, odd));
+    ck_assert_ptr_nonnull(product);
+    ck_assert_ptr_nonnull(sum);
+    ASSERT_STRIDES(product, 3, 6, 1);
+    ASSERT_STRIDES(sum, 3, 3, 1);
+    ck_assert(testing_get(product, IDX(1, 0, 2)) == 3.0);
+}
+END_TEST
+
+/* The same sums on both sides of TC_GRAIN_SIZE elements, where the call
+   leaves small_call for the iterator: x * 0.5 + 1 against the same
+   arithmetic in float, done here. */
+START_TEST(test_small_calls_either_side_of_the_grain)
+{
+    for (int64_t n = TC_GRAIN_SIZE - 1; n <= TC_GRAIN_SIZE; n++) {
+        tc_tensor *x = K(tc_arange(0.0, (double)n, 1.0));
+        tc_tensor *y = K(tc_add_scalar(K(tc_mul_scalar(x, 0.5)), 1));
+        const float *at;
+
+        ck_assert_ptr_nonnull(y);
+        ck_assert_int_eq(y->dtype, TC_FLOAT32);
+        at = tc_data_ptr(y);
+        for (int64_t k = 0; k < n; k++)
+            if (at[k] != (float)k * 0.5f + 1.0f)
+                ck_abort_msg("n %lld, element %lld: %.9g", (long long)n, (long long)k,
+                             (double)at[k]);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------ the capability */
 
 START_TEST(test_capability_names)
@@ -567,6 +651,8 @@ static void ch07_add_vec(Suite *s)
     tcase_add_test(square, test_square_types);
     tcase_add_test(square, test_square_wraps_and_keeps_layout);
     tcase_add_test(square, test_square_errors);
+    tcase_add_test(square, test_small_calls_match_pytorch);
+    tcase_add_test(square, test_small_calls_either_side_of_the_grain);
     tcase_set_timeout(kernels, 600);
     suite_add_tcase(s, capability);
     suite_add_tcase(s, kernels);
