@@ -232,6 +232,24 @@ START_TEST(test_dtensor_bad_placements_and_global_shapes)
     ck_assert_ptr_null(tc_dtensor_from_local(x, mesh, &r, &huge));
     ck_assert_str_eq(tc_error(), "Storage size calculation overflowed with "
                                  "sizes=[9223372036854775807]");
+    /* a bool DTensor of 2^62 elements fits in int64_t bytes; Replicate ->
+       Partial makes it float32, whose bytes do not (torch 1.13:
+       torch.empty(2**62) fails so, torch.empty(2**62, dtype=torch.bool,
+       device='meta') does not) */
+    {
+        tc_tensor *flags = tc_zeros(TC_SHAPE(4), TC_BOOL);
+        tc_shape wide = { .dim = 1, .sizes = { INT64_C(1) << 62 } };
+        tc_placement sum = TC_PARTIAL();
+
+        d = tc_dtensor_from_local(flags, mesh, &r, &wide);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_int_eq(tc_redistribute_plan_make(d, &sum, &plan), -1);
+        ck_assert_str_eq(tc_error(), "Storage size calculation overflowed with "
+                                     "sizes=[4611686018427387904]");
+        ck_assert_int_eq(plan.nsteps, 0);
+        tc_dtensor_free(d);
+        tc_release(flags);
+    }
     d = tc_distribute_tensor(x, mesh, &r);
     ck_assert_ptr_nonnull(d);
     ck_assert_int_eq(tc_redistribute_plan_make(d, &bad_op, &plan), -1);
