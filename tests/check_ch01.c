@@ -467,6 +467,35 @@ START_TEST(test_storage_view_shares)
 }
 END_TEST
 
+/* tc_tensor_new: the header, the storage and the bytes in one block, the
+   bytes aligned to 64; the block outlives the header while a view holds
+   the storage; a storage of its own is a block of its own. */
+START_TEST(test_tensor_new_one_block)
+{
+    int64_t before = tc_live_storages();
+    tc_tensor *t = tc_tensor_new(TC_FLOAT32, 2, SIZES(2, 3), SIZES(3, 1), 6 * sizeof(float));
+    tc_storage *own = tc_storage_new(8);
+    tc_tensor *v;
+
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_eq((void *)t->storage, (void *)(t + 1));
+    ck_assert_ptr_eq(t->storage->block, (void *)t);
+    ck_assert_int_eq((uintptr_t)t->storage->data % TC_ALIGNMENT, 0);
+    ck_assert_int_eq(t->storage->nbytes, 6 * sizeof(float));
+    ck_assert_int_eq(tc_live_storages(), before + 2);
+    ck_assert_ptr_eq(own->block, (void *)own);
+    tc_storage_release(own);
+    for (int64_t k = 0; k < 6; k++)
+        ((float *)t->storage->data)[k] = (float)k;
+    v = tc_view(t, TC_SHAPE(6));
+    tc_release(t);            /* its header stays, in the block v's storage frees */
+    ck_assert_int_eq(tc_live_storages(), before + 1);
+    ck_assert(tc_load(v, 5) == 5.0);
+    tc_release(v);
+    ck_assert_int_eq(tc_live_storages(), before);
+}
+END_TEST
+
 START_TEST(test_storage_tensor_over_retains)
 {
     tc_storage *s = tc_storage_new(6 * sizeof(double));
@@ -2019,6 +2048,7 @@ Suite *suite_ch01(void)
     tcase_add_test(tc, test_storage_new);
     tcase_add_test(tc, test_storage_live_count);
     tcase_add_test(tc, test_storage_view_shares);
+    tcase_add_test(tc, test_tensor_new_one_block);
     tcase_add_test(tc, test_storage_tensor_over_retains);
     tcase_add_test(tc, test_storage_tensor_retain_release);
     tcase_add_test(tc, test_storage_new_results_do_not_share);
