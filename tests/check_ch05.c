@@ -1448,8 +1448,8 @@ static int drifting_backward(ag_node *fn, tc_tensor *const *grads, tc_tensor **o
     return out[0] == NULL ? -1 : 0;
 }
 
-static const ag_function ONES_BACKWARD = { "OnesBackward", ones_backward };
-static const ag_function DRIFTING_BACKWARD = { "DriftingBackward", drifting_backward };
+static const ag_function ONES_BACKWARD = { "OnesBackward", ones_backward, false };
+static const ag_function DRIFTING_BACKWARD = { "DriftingBackward", drifting_backward, false };
 
 static tc_tensor *with_node(tc_tensor *out, const tc_tensor *x, const ag_function *f)
 {
