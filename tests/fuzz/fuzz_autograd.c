@@ -350,6 +350,25 @@ static bool any_inplace_ran, trace;
 static int64_t made_version[MAX_SLOTS];
 static const ag_node *made_fn[MAX_SLOTS];
 
+/* Is slot an unbind output, or a view of one made by view operations?
+   Such a view inherits the unbind output's refusal after an in-place
+   change of its base: PyTorch 1.13 propagates the creation meta
+   MULTI_OUTPUT_NODE to views of views (x.unbind(0)[0].squeeze() after an
+   in-place op on x: "Output 0 of SqueezeBackward0 is a view and ..."). */
+static bool from_unbind(const program *p, int slot)
+{
+    while (slot >= p->num_leaves) {
+        const step *s = &p->steps[slot - p->num_leaves];
+
+        if (s->op == OP_UNBIND)
+            return true;
+        if (!((s->op >= OP_VIEW && s->op <= OP_DIAGONAL) || s->op == OP_CONTIGUOUS))
+            return false;
+        slot = s->a;
+    }
+    return false;
+}
+
 static bool stale(tc_tensor *const *slots, int k)
 {
     return slots[k] != NULL && ag_version(slots[k]) != made_version[k] &&
@@ -755,7 +774,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "backward from slot %d, retain_graph %d: %d %s\n", root_slot, retain,
                 status, message ? message : "");
     FZ_CHECK(status == 0 || status == -1, "backward returned %d", status);
-    root_unbind = root_slot >= p.num_leaves && p.steps[root_slot - p.num_leaves].op == OP_UNBIND;
+    root_unbind = from_unbind(&p, root_slot);
     if (status != 0 && (stale(slots, root_slot) || (root_unbind && any_inplace_ran)) &&
         (starts_with(message, NO_GRAD) || starts_with(message, UNBIND_VIEW) ||
          starts_with(message, NO_GRAD_VIEW))) {
@@ -794,7 +813,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    .a = operand(&r, p.num_leaves + p.num_steps),
                    .b = operand(&r, p.num_leaves + p.num_steps) };
         if (slots[s.a] != NULL && slots[s.b] != NULL && !makes_cycle(&s, slots)) {
-            tc_tensor *out = apply(&s, slots);
+            tc_tensor *out;
+
+            if (trace)
+                fprintf(stderr, "between the two: %s(slot %d, slot %d)\n", op_names[s.op],
+                        s.a, s.b);
+            out = apply(&s, slots);
             if (out == NULL)
                 fz_check_failed(op_names[s.op]);
             else
