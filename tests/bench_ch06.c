@@ -6,7 +6,9 @@
    reading the logits and writing their gradient, timed in the same run.
    Each on one thread (chapter 6's loss, whose rows chapter 7 splits) and
    on every core (tc_get_num_threads() at start, our default). Then each of
-   the two passes alone (the kernels), the largest error of the loss's
+   the two passes alone (the kernels: the forward without and with the
+   gradient it computes ahead for a grad_output of 1, which the ag_ node
+   then hands on, and the backward that recomputes it), the largest error of the loss's
    float32 exp over its whole normal range, and PyTorch's
    F.cross_entropy(x, t).backward() on the same shape, measured in the
    same run by tests/bench_torch_ch06.py on one thread and on every core:
@@ -24,7 +26,7 @@
 
 enum { N = 1024, C = 1000, RUNS = 50 };
 
-static tc_tensor *logits, *targets, *loss, *stats;
+static tc_tensor *logits, *targets, *loss, *stats, *ahead;
 static float *copy_to;
 
 static void run_memcpy(void *arg)
@@ -52,7 +54,9 @@ static void run_forward(void *arg)
     tc_release(loss);
     tc_release(stats);
     tc_cross_entropy_fused_forward(logits, targets, NULL, TC_REDUCTION_MEAN, -100, 0.0, &loss,
-                                   &stats);
+                                   &stats, arg == NULL ? NULL : &ahead);
+    tc_release(ahead);
+    ahead = NULL;
 }
 
 static void run_backward(void *arg)
@@ -160,7 +164,7 @@ static double exp_max_ulps(float *where)
 
 void bench_ch06(void)
 {
-    double copy, fused[2], forward, backward, ms[2], start, ulps;
+    double copy, fused[2], forward, ahead_too, backward, ms[2], start, ulps;
     float where = 0;
     int threads[2], standard = 0, cores = tc_get_num_threads();
     char why[256] = "", what[64];
@@ -176,6 +180,7 @@ void bench_ch06(void)
     tc_set_num_threads(1);
     fused[0] = bench_best(run_fused, NULL, RUNS);
     forward = bench_best(run_forward, NULL, RUNS);
+    ahead_too = bench_best(run_forward, &ahead, RUNS);
     backward = bench_best(run_backward, seed, RUNS);
     tc_set_num_threads(cores);
     fused[1] = bench_best(run_fused, NULL, RUNS);
@@ -185,6 +190,8 @@ void bench_ch06(void)
            fused[0] * 1e3, fused[0] / copy);
     printf("  %-46s %8.3f ms   (%.2f ns per logit)\n", "fused forward kernel alone",
            forward * 1e3, forward * 1e9 / ((double)N * C));
+    printf("  %-46s %8.3f ms   (%.2f ns per logit)\n", "fused forward kernel, gradient ahead",
+           ahead_too * 1e3, ahead_too * 1e9 / ((double)N * C));
     printf("  %-46s %8.3f ms   (%.2f ns per logit)\n", "fused backward kernel alone",
            backward * 1e3, backward * 1e9 / ((double)N * C));
     snprintf(what, sizeof what, "fused: forward + backward, %d thread%s", cores,

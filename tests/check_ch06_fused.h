@@ -410,12 +410,97 @@ START_TEST(test_fused_float32_log_sum)
 }
 END_TEST
 
+/* For every case, the input's gradient that the forward kernel computes
+   ahead is the backward kernel's for a grad_output of ones, bit for bit:
+   the same exponentials, scaled by the same numbers (NaN rows, ignored
+   rows, weights, smoothing, strided rows and probabilities included). */
+START_TEST(test_fused_gradient_ahead_is_the_backwards)
+{
+    const fused_case *c = &FUSED_CASES[_i];
+    tc_tensor *x = fused_logits(c), *target, *weight, *loss, *stats, *ahead, *ones, *grad;
+    tc_shape target_shape = c->shape;
+
+    if (c->target_dtype == TC_INT64) {
+        target_shape = (tc_shape){ .dim = c->shape.dim == 1 ? 0 : c->shape.dim - 1 };
+        for (int64_t d = 0, k = 0; d < c->shape.dim; d++)
+            if (d != (c->shape.dim == 1 ? 0 : 1))
+                target_shape.sizes[k++] = c->shape.sizes[d];
+    }
+    target = fused_tensor(target_shape, c->target_dtype, c->target);
+    weight = c->weight == NULL ? NULL : fused_tensor(TC_SHAPE(c->shape.sizes[c->shape.dim == 1
+                                                                              ? 0 : 1]),
+                                                     c->dtype, c->weight);
+    ck_assert_msg(tc_cross_entropy_fused_forward(x, target, weight, c->reduction,
+                                                 c->ignore_index, c->label_smoothing, &loss,
+                                                 &stats, &ahead) == 0,
+                  "%s: %s", c->name, tc_error());
+    (void)K(loss);
+    (void)K(stats);
+    (void)K(ahead);
+    ones = K(tc_ones(tc_shape_of(loss), loss->dtype));
+    ck_assert_msg(tc_cross_entropy_fused_backward(ones, x, target, weight, c->reduction,
+                                                  c->ignore_index, c->label_smoothing, stats,
+                                                  &grad, NULL, NULL) == 0,
+                  "%s: %s", c->name, tc_error());
+    (void)K(grad);
+    ck_assert(ahead->dtype == grad->dtype && tc_numel(ahead) == tc_numel(grad));
+    ck_assert_msg(memcmp(tc_data_ptr(ahead), tc_data_ptr(grad),
+                         (size_t)tc_numel(grad) * tc_itemsize(grad->dtype)) == 0,
+                  "%s: the gradient computed ahead is not the backward's", c->name);
+}
+END_TEST
+
+/* The node hands its gradient on only as the leaf's first grad, when the
+   pass frees the node: with retain_graph the leaf gets a copy, so that
+   three backward passes give 3 g, as PyTorch's (had the node's own tensor
+   become x.grad, the adds would double it: g, 2 g, 4 g). A grad_output
+   that is not 1, from (2 loss).backward(), takes the backward kernel's
+   path: 2 g. g is the backward kernel's gradient for a grad_output of 1. */
+START_TEST(test_fused_gradient_ahead_handed_on_once)
+{
+    static const double logits[] = { 0.5, -1.25, 3.0, 0.0, 2.5, -0.75, 1.0, 1.0, -2.0 };
+    tc_tensor *x = fused_tensor(TC_SHAPE(3, 3), TC_FLOAT32, logits);
+    tc_tensor *t = fused_tensor(TC_SHAPE(3), TC_INT64, FUSED_D(2, 0, 1));
+    tc_tensor *loss, *stats, *g, *twice;
+    const float *want, *got;
+
+    ck_assert_int_eq(tc_cross_entropy_fused_forward(x, t, NULL, TC_REDUCTION_MEAN, -100, 0.0,
+                                                    &loss, &stats, NULL), 0);
+    (void)K(loss);
+    (void)K(stats);
+    ck_assert_int_eq(tc_cross_entropy_fused_backward(K(tc_ones(TC_SCALAR_SHAPE, TC_FLOAT32)), x,
+                                                     t, NULL, TC_REDUCTION_MEAN, -100, 0.0,
+                                                     stats, &g, NULL, NULL), 0);
+    want = tc_data_ptr(K(g));
+    ck_assert_int_eq(ag_set_requires_grad(x, true), 0);
+    loss = K(ag_cross_entropy_fused(x, t, NULL, TC_REDUCTION_MEAN, -100, 0.0));
+    for (int pass = 1; pass <= 3; pass++) {
+        ck_assert_msg(ag_backward(loss, NULL, pass < 3) == 0, "%s", tc_error());
+        got = tc_data_ptr(ag_grad(x));
+        for (int j = 0; j < 9; j++)
+            ck_assert_msg(got[j] == (float)pass * want[j], "pass %d, [%d]: %g, not %d * %g",
+                          pass, j, (double)got[j], pass, (double)want[j]);
+    }
+    ck_assert_int_eq(ag_zero_grad(x, true), 0);
+    loss = K(ag_cross_entropy_fused(x, t, NULL, TC_REDUCTION_MEAN, -100, 0.0));
+    twice = K(ag_mul_scalar(loss, 2.0));
+    ck_assert_msg(ag_backward(twice, NULL, false) == 0, "%s", tc_error());
+    got = tc_data_ptr(ag_grad(x));
+    for (int j = 0; j < 9; j++)
+        ck_assert_msg(got[j] == 2 * want[j], "2 loss, [%d]: %g, not 2 * %g", j, (double)got[j],
+                      (double)want[j]);
+}
+END_TEST
+
 static void ch06_add_fused(Suite *s)
 {
     TCase *tc = testing_tcase("fused", NULL, NULL);
 
     tcase_add_loop_test(tc, test_fused_matches_pytorch, 0,
                         (int)(sizeof FUSED_CASES / sizeof FUSED_CASES[0]));
+    tcase_add_loop_test(tc, test_fused_gradient_ahead_is_the_backwards, 0,
+                        (int)(sizeof FUSED_CASES / sizeof FUSED_CASES[0]));
+    tcase_add_test(tc, test_fused_gradient_ahead_handed_on_once);
     tcase_add_test(tc, test_fused_gradcheck_classes);
     tcase_add_test(tc, test_fused_gradcheck_probabilities);
     tcase_add_test(tc, test_fused_sees_an_inplace_change);

@@ -338,16 +338,18 @@ static tc_tensor *ce_targets(tc_shape shape, int64_t classes, bool ignored)
 
 /* The fused loss's forward and backward (grad_output 0.75 everywhere) on
    `threads` threads: got[0] the loss, got[1] the stats, got[2] the input's
-   gradient, kept until the test ends. */
+   gradient, got[3] the one the forward computed for a grad_output of 1,
+   kept until the test ends. */
 static void ce_on_threads(int threads, const tc_tensor *x, const tc_tensor *t,
                           const tc_tensor *w, tc_reduction reduction, double smoothing,
-                          tc_tensor *got[3])
+                          tc_tensor *got[4])
 {
     tc_set_num_threads(threads);
     ck_assert_msg(tc_cross_entropy_fused_forward(x, t, w, reduction, -100, smoothing, &got[0],
-                                                 &got[1]) == 0, "%s", tc_error());
+                                                 &got[1], &got[3]) == 0, "%s", tc_error());
     (void)K(got[0]);
     (void)K(got[1]);
+    (void)K(got[3]);
     tc_tensor *go = K(tc_full(tc_shape_of(got[0]), 0.75, got[0]->dtype));
     ck_assert_msg(tc_cross_entropy_fused_backward(go, x, t, w, reduction, -100, smoothing,
                                                   got[1], &got[2], NULL, NULL) == 0,
@@ -397,13 +399,13 @@ START_TEST(test_fused_loss_same_on_any_thread_count)
     cases[5].t = probs;
     cases[5].w = NULL, cases[5].reduction = TC_REDUCTION_MEAN, cases[5].smoothing = 0;
     for (int c = 0; c < 6; c++) {
-        tc_tensor *one[3], *two[3];
+        tc_tensor *one[4], *two[4];
 
         ce_on_threads(1, cases[c].x, cases[c].t, cases[c].w, cases[c].reduction,
                       cases[c].smoothing, one);
         ce_on_threads(2, cases[c].x, cases[c].t, cases[c].w, cases[c].reduction,
                       cases[c].smoothing, two);
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             size_t bytes = (size_t)tc_numel(one[k]) * tc_itemsize(one[k]->dtype);
             ck_assert_int_eq(tc_numel(one[k]), tc_numel(two[k]));
             ck_assert_msg(memcmp(tc_data_ptr(one[k]), tc_data_ptr(two[k]), bytes) == 0,

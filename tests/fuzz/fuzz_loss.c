@@ -354,19 +354,38 @@ static void compare(const call *c, const outcome *a, const outcome *b)
         check_close(a->grad[k], b->grad[k], tolerance, scale, names[k]);
 }
 
-/* The fused backward kernel refuses a grad_output of another shape and
-   stats that are not the forward's, with a message. */
+/* The gradient the forward kernel computes for a grad_output of 1 is
+   the backward kernel's, bit for bit; and the backward kernel refuses a
+   grad_output of another shape and stats that are not the forward's, with
+   a message. */
 static void check_kernel_refusals(const call *c)
 {
-    tc_tensor *loss = NULL, *stats = NULL, *grad = NULL, *wrong_grad, *wrong_stats;
+    tc_tensor *loss = NULL, *stats = NULL, *grad = NULL, *ahead = NULL, *ones;
+    tc_tensor *wrong_grad, *wrong_stats;
 
     tc_clear_error();
     if (tc_cross_entropy_fused_forward(c->x, c->target, c->weight, c->reduction,
-                                       c->ignore_index, c->smoothing, &loss, &stats) < 0) {
-        FZ_CHECK(loss == NULL && stats == NULL, "a failed forward left outputs");
+                                       c->ignore_index, c->smoothing, &loss, &stats,
+                                       &ahead) < 0) {
+        FZ_CHECK(loss == NULL && stats == NULL && ahead == NULL, "a failed forward left outputs");
         fz_check_failed("tc_cross_entropy_fused_forward");
         return;
     }
+    ones = tc_ones(tc_shape_of(loss), loss->dtype);
+    if (ones != NULL &&
+        tc_cross_entropy_fused_backward(ones, c->x, c->target, c->weight, c->reduction,
+                                        c->ignore_index, c->smoothing, stats, &grad, NULL,
+                                        NULL) == 0) {
+        FZ_CHECK(grad->dtype == ahead->dtype && tc_numel(grad) == tc_numel(ahead) &&
+                     memcmp(tc_data_ptr(grad), tc_data_ptr(ahead),
+                            (size_t)tc_numel(grad) * tc_itemsize(grad->dtype)) == 0,
+                 "the forward's gradient for a grad_output of 1 is not the backward's");
+        tc_release(grad);
+        grad = NULL;
+    }
+    tc_release(ones);
+    tc_release(ahead);
+    tc_clear_error();
     wrong_grad = tc_ones(TC_SHAPE(tc_numel(loss) + 1), TC_FLOAT64);
     wrong_stats = tc_ones(TC_SHAPE(tc_numel(stats) + 1), TC_FLOAT64);
     FZ_CHECK(tc_cross_entropy_fused_backward(wrong_grad, c->x, c->target, c->weight,
