@@ -492,6 +492,33 @@ START_TEST(test_fused_gradient_ahead_handed_on_once)
 }
 END_TEST
 
+/* A target that is not contiguous is checked in row-major order, as
+   PyTorch's loop meets it, not in the order of its storage:
+   F.cross_entropy(torch.zeros(2, 3, 2), torch.tensor([[0, 7], [9, 1]]).t())
+   and F.cross_entropy(torch.zeros(2, 3), torch.tensor([[0, 7], [9, 1]])[:, 0])
+   both fail with "Target 9 is out of bounds.", where the storage has 7 first. */
+START_TEST(test_fused_strided_target_out_of_bounds)
+{
+    tc_tensor *square = fused_tensor(TC_SHAPE(2, 2), TC_INT64, FUSED_D(0, 7, 9, 1));
+    const tc_tensor *targets[2] = { K(tc_t(square)), K(tc_select(square, 1, 0)) };
+    const tc_tensor *inputs[2] = { K(tc_zeros(TC_SHAPE(2, 3, 2), TC_FLOAT32)),
+                                   K(tc_zeros(TC_SHAPE(2, 3), TC_FLOAT32)) };
+
+    for (int k = 0; k < 2; k++) {
+        ck_assert(!tc_is_contiguous(targets[k]));
+        tc_clear_error();
+        ck_assert_ptr_null(ag_cross_entropy_fused(inputs[k], targets[k], NULL,
+                                                  TC_REDUCTION_MEAN, -100, 0.0));
+        ck_assert_str_eq(tc_error(), "Target 9 is out of bounds.");
+        tc_clear_error();
+        ck_assert_ptr_null(ag_cross_entropy(inputs[k], targets[k], NULL, TC_REDUCTION_MEAN, -100,
+                                            0.0));
+        ck_assert_str_eq(tc_error(), "Target 9 is out of bounds.");
+        tc_clear_error();
+    }
+}
+END_TEST
+
 static void ch06_add_fused(Suite *s)
 {
     TCase *tc = testing_tcase("fused", NULL, NULL);
@@ -501,6 +528,7 @@ static void ch06_add_fused(Suite *s)
     tcase_add_loop_test(tc, test_fused_gradient_ahead_is_the_backwards, 0,
                         (int)(sizeof FUSED_CASES / sizeof FUSED_CASES[0]));
     tcase_add_test(tc, test_fused_gradient_ahead_handed_on_once);
+    tcase_add_test(tc, test_fused_strided_target_out_of_bounds);
     tcase_add_test(tc, test_fused_gradcheck_classes);
     tcase_add_test(tc, test_fused_gradcheck_probabilities);
     tcase_add_test(tc, test_fused_sees_an_inplace_change);
