@@ -444,8 +444,9 @@ START_TEST(test_fused_gradient_ahead_is_the_backwards)
                   "%s: %s", c->name, tc_error());
     (void)K(grad);
     ck_assert(ahead->dtype == grad->dtype && tc_numel(ahead) == tc_numel(grad));
-    ck_assert_msg(memcmp(tc_data_ptr(ahead), tc_data_ptr(grad),
-                         (size_t)tc_numel(grad) * tc_itemsize(grad->dtype)) == 0,
+    ck_assert_msg(tc_numel(grad) == 0 ||
+                      memcmp(tc_data_ptr(ahead), tc_data_ptr(grad),
+                             (size_t)tc_numel(grad) * tc_itemsize(grad->dtype)) == 0,
                   "%s: the gradient computed ahead is not the backward's", c->name);
 }
 END_TEST
