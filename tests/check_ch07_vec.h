@@ -633,6 +633,49 @@ START_TEST(test_capability_environment)
 }
 END_TEST
 
+/* tc_vec_transpose32 under every capability the CPU has: blocks of every
+   size from 0 to 40 in each direction (whole squares of 8 and 16, edges,
+   less than a square), with row strides wider than the block, against
+   dst[j][i] = src[i][j] worked out element by element here; the bits of
+   each element pass unchanged (every pattern is distinct, NaNs among
+   them), and what lies outside the block in dst is not touched. */
+START_TEST(test_vec_transpose32_every_capability)
+{
+    enum { MAX = 40, SS = MAX + 3, DS = MAX + 5 };
+    static uint32_t src[MAX * SS], dst[MAX * DS];
+    int ran = 0;
+
+    for (int64_t k = 0; k < MAX * SS; k++)    /* distinct; 0x7fc0.... are NaNs */
+        src[k] = (k % 3 == 0 ? 0x7fc00000u : 0x3f800000u) + (uint32_t)k;
+    for (int c = 0; c < TC_CPU_CAPABILITIES; c++) {
+        tc_transpose32 *transpose = tc_vec_transpose32_for((tc_cpu_capability)c);
+
+        if (!tc_cpu_capability_supported((tc_cpu_capability)c)) {
+            ck_assert(transpose == NULL);
+            continue;
+        }
+        ck_assert(transpose != NULL);
+        ran++;
+        for (int64_t rows = 0; rows <= MAX; rows++)
+            for (int64_t cols = 0; cols <= MAX; cols += rows % 5 + 1) {
+                memset(dst, 0xab, sizeof dst);
+                transpose(dst, DS, src, SS, rows, cols);
+                for (int64_t j = 0; j < MAX; j++)
+                    for (int64_t i = 0; i < DS; i++) {
+                        uint32_t want = j < cols && i < rows ? src[i * SS + j] : 0xababababu;
+                        ck_assert_msg(dst[j * DS + i] == want,
+                                      "%s, %lld x %lld: dst[%lld][%lld] is %08x, not %08x",
+                                      tc_cpu_capability_name((tc_cpu_capability)c),
+                                      (long long)rows, (long long)cols, (long long)j,
+                                      (long long)i, dst[j * DS + i], want);
+                    }
+            }
+    }
+    ck_assert_int_ge(ran, 1);
+    ck_assert(tc_vec_transpose32() == tc_vec_transpose32_for(tc_cpu_capability_get()));
+}
+END_TEST
+
 static void ch07_add_vec(Suite *s)
 {
     TCase *capability = testing_tcase("the CPU capability", NULL, NULL);
@@ -647,6 +690,7 @@ static void ch07_add_vec(Suite *s)
     tcase_add_test(kernels, test_vec_kernels_streaming_every_length);
     tcase_add_test(kernels, test_vec_large_storage_asks_for_huge_pages);
     tcase_add_test(kernels, test_vec_kernels_large);
+    tcase_add_test(kernels, test_vec_transpose32_every_capability);
     tcase_add_test(kernels, test_vec_operators_every_capability);
     tcase_add_test(square, test_square_types);
     tcase_add_test(square, test_square_wraps_and_keeps_layout);
