@@ -520,6 +520,29 @@ START_TEST(test_fused_strided_target_out_of_bounds)
 }
 END_TEST
 
+/* No classes: the forward kernel's gradient ahead is empty, as the
+   backward's (an input of (2, 0) has two rows and no element; a row of it
+   must not be addressed from the empty data, NULL, which Clang's UBSan
+   reports and fuzz_loss found). */
+START_TEST(test_fused_gradient_ahead_without_classes)
+{
+    tc_tensor *x = K(tc_zeros(TC_SHAPE(2, 0), TC_FLOAT32));
+    tc_tensor *t = fused_tensor(TC_SHAPE(2), TC_INT64, FUSED_D(-100, -100));
+    tc_tensor *loss, *stats, *ahead;
+
+    ck_assert_msg(tc_cross_entropy_fused_forward(x, t, NULL, TC_REDUCTION_NONE, -100, 0.5,
+                                                 &loss, &stats, &ahead) == 0,
+                  "%s", tc_error());
+    (void)K(loss);
+    (void)K(stats);
+    ck_assert_ptr_nonnull(K(ahead));
+    ck_assert_int_eq(ahead->dim, 2);
+    ck_assert_int_eq(ahead->sizes[0], 2);
+    ck_assert_int_eq(ahead->sizes[1], 0);
+    fused_expect("no classes", "loss", TC_FLOAT32, loss, FUSED_D(NAN, NAN), 2);
+}
+END_TEST
+
 static void ch06_add_fused(Suite *s)
 {
     TCase *tc = testing_tcase("fused", NULL, NULL);
@@ -529,6 +552,7 @@ static void ch06_add_fused(Suite *s)
     tcase_add_loop_test(tc, test_fused_gradient_ahead_is_the_backwards, 0,
                         (int)(sizeof FUSED_CASES / sizeof FUSED_CASES[0]));
     tcase_add_test(tc, test_fused_gradient_ahead_handed_on_once);
+    tcase_add_test(tc, test_fused_gradient_ahead_without_classes);
     tcase_add_test(tc, test_fused_strided_target_out_of_bounds);
     tcase_add_test(tc, test_fused_gradcheck_classes);
     tcase_add_test(tc, test_fused_gradcheck_probabilities);
