@@ -73,25 +73,37 @@ static tc_tensor *fused_logits(const fused_case *c)
     return x;
 }
 
+/* The target of case c: class indices of the input's shape without the
+   class dim, or probabilities of the input's shape (kept). */
+static tc_tensor *fused_target(const fused_case *c)
+{
+    tc_shape shape = c->shape;
+
+    if (c->target_dtype == TC_INT64) {
+        shape = (tc_shape){ .dim = c->shape.dim == 1 ? 0 : c->shape.dim - 1 };
+        for (int64_t d = 0, k = 0; d < c->shape.dim; d++)
+            if (d != (c->shape.dim == 1 ? 0 : 1))
+                shape.sizes[k++] = c->shape.sizes[d];
+    }
+    return fused_tensor(shape, c->target_dtype, c->target);
+}
+
+/* The weight of case c, of C values, or NULL (kept). */
+static tc_tensor *fused_weight(const fused_case *c)
+{
+    int64_t classes = c->shape.sizes[c->shape.dim == 1 ? 0 : 1];
+
+    return c->weight == NULL ? NULL : fused_tensor(TC_SHAPE(classes), c->dtype, c->weight);
+}
+
 /* Each case: the loss, its node, and the logits' gradient, against PyTorch's. */
 START_TEST(test_fused_matches_pytorch)
 {
     const fused_case *c = &FUSED_CASES[_i];
-    tc_tensor *x = fused_logits(c);
-    tc_shape target_shape = c->shape;
-    tc_tensor *target, *weight, *loss, *seed;
+    tc_tensor *x = fused_logits(c), *target = fused_target(c), *weight = fused_weight(c);
+    tc_tensor *loss, *seed;
     int64_t n;
 
-    if (c->target_dtype == TC_INT64) {    /* the input's shape without the class dim */
-        target_shape = (tc_shape){ .dim = c->shape.dim == 1 ? 0 : c->shape.dim - 1 };
-        for (int64_t d = 0, k = 0; d < c->shape.dim; d++)
-            if (d != (c->shape.dim == 1 ? 0 : 1))
-                target_shape.sizes[k++] = c->shape.sizes[d];
-    }
-    target = fused_tensor(target_shape, c->target_dtype, c->target);
-    weight = c->weight == NULL ? NULL : fused_tensor(TC_SHAPE(c->shape.sizes[c->shape.dim == 1
-                                                                              ? 0 : 1]),
-                                                     c->dtype, c->weight);
     if (c->target_grad != NULL)    /* probabilities: they and the weight get gradients */
         ck_assert_int_eq(ag_set_requires_grad(target, true), 0);
     if (c->weight_grad != NULL)
@@ -417,19 +429,9 @@ END_TEST
 START_TEST(test_fused_gradient_ahead_is_the_backwards)
 {
     const fused_case *c = &FUSED_CASES[_i];
-    tc_tensor *x = fused_logits(c), *target, *weight, *loss, *stats, *ahead, *ones, *grad;
-    tc_shape target_shape = c->shape;
+    tc_tensor *x = fused_logits(c), *target = fused_target(c), *weight = fused_weight(c);
+    tc_tensor *loss, *stats, *ahead, *ones, *grad;
 
-    if (c->target_dtype == TC_INT64) {
-        target_shape = (tc_shape){ .dim = c->shape.dim == 1 ? 0 : c->shape.dim - 1 };
-        for (int64_t d = 0, k = 0; d < c->shape.dim; d++)
-            if (d != (c->shape.dim == 1 ? 0 : 1))
-                target_shape.sizes[k++] = c->shape.sizes[d];
-    }
-    target = fused_tensor(target_shape, c->target_dtype, c->target);
-    weight = c->weight == NULL ? NULL : fused_tensor(TC_SHAPE(c->shape.sizes[c->shape.dim == 1
-                                                                              ? 0 : 1]),
-                                                     c->dtype, c->weight);
     ck_assert_msg(tc_cross_entropy_fused_forward(x, target, weight, c->reduction,
                                                  c->ignore_index, c->label_smoothing, &loss,
                                                  &stats, &ahead) == 0,
