@@ -196,9 +196,14 @@ static double fma_peak(void)
     double best = -1;
 
     for (int r = 0; r < 3; r++) {
+        /* Each chain starts from its own value: chains that start equal
+           compute equal values, and GCC merged them into one, a chain of
+           dependent FMAs that ran at one FMA per latency and counted as 12. */
         peak_vec m = PEAK_SET(0.999999f), c = PEAK_SET(1e-7f);
-        peak_vec a0 = PEAK_SET(0.1f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0;
-        peak_vec a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
+        peak_vec a0 = PEAK_SET(0.10f), a1 = PEAK_SET(0.11f), a2 = PEAK_SET(0.12f);
+        peak_vec a3 = PEAK_SET(0.13f), a4 = PEAK_SET(0.14f), a5 = PEAK_SET(0.15f);
+        peak_vec a6 = PEAK_SET(0.16f), a7 = PEAK_SET(0.17f), a8 = PEAK_SET(0.18f);
+        peak_vec a9 = PEAK_SET(0.19f), a10 = PEAK_SET(0.20f), a11 = PEAK_SET(0.21f);
         double start = bench_seconds(), t;
         for (int64_t i = 0; i < iters; i++) {
             a0 = PEAK_FMA(a0, m, c), a1 = PEAK_FMA(a1, m, c), a2 = PEAK_FMA(a2, m, c);
