@@ -312,6 +312,44 @@ START_TEST(test_bmm_against_the_triple_loop)
 }
 END_TEST
 
+/* A dimension of size 1 is never walked, so a view may give it any
+   stride, INT64_MAX among them, as PyTorch allows. The product must not
+   scale such a stride to bytes: it did, and overflowed (a fuzzer's find,
+   in tests/fuzz/corpus/ops/ca3899c5...). Batch, row and column dims of
+   size 1, in a and in b. */
+START_TEST(test_bmm_size_one_dims_of_any_stride)
+{
+    static const tc_dtype dtypes[] = { TC_FLOAT32, TC_FLOAT64 };
+
+    for (int d = 0; d < 2; d++) {
+        tc_tensor *a12 = mm_random_tensor(TC_SHAPE(12), dtypes[d]);
+        tc_tensor *b4 = mm_random_tensor(TC_SHAPE(4), dtypes[d]);
+        tc_tensor *a8 = mm_random_tensor(TC_SHAPE(8), dtypes[d]);
+        tc_tensor *b24 = mm_random_tensor(TC_SHAPE(2, 4, 3), dtypes[d]);
+        /* (1, 3, 4) @ (1, 4, 1): the batch dims and b's column dim */
+        tc_tensor *a = K(tc_as_strided(a12, TC_SHAPE(1, 3, 4), TC_SHAPE(INT64_MAX, 4, 1), 0));
+        tc_tensor *b = K(tc_as_strided(b4, TC_SHAPE(1, 4, 1),
+                                       TC_SHAPE(INT64_MAX, 1, INT64_MAX), 0));
+
+        mm_expect_batch("(1, 3, 4) @ (1, 4, 1)", a, b, K(tc_matmul(a, b)));
+        /* (2, 1, 4) @ (2, 4, 3): a's row dim */
+        a = K(tc_as_strided(a8, TC_SHAPE(2, 1, 4), TC_SHAPE(4, INT64_MAX, 1), 0));
+        mm_expect_batch("(2, 1, 4) @ (2, 4, 3)", a, b24, K(tc_matmul(a, b24)));
+        /* (1, 4) @ (4, 3): mm views a as a batch of one, whose stride,
+           unsqueeze's size times stride, is INT64_MAX too */
+        a = K(tc_as_strided(a8, TC_SHAPE(1, 4), TC_SHAPE(INT64_MAX, 1), 0));
+        b = K(tc_select(b24, 0, 1));
+        {
+            double *av = mm_values(a), *bv = mm_values(b);
+            mm_expect_close("(1, 4) @ (4, 3)", av, bv, K(tc_matmul(a, b)), 1, 4, 3);
+            free(av);
+            free(bv);
+        }
+        testing_release_kept();
+    }
+}
+END_TEST
+
 /* Broadcast batch dimensions reach the product as stride-0 views:
    (4, 1, 5, 6) @ (3, 6, 2) is (4, 3, 5, 2), item (i, j) = a[i, 0] @ b[j]. */
 START_TEST(test_matmul_broadcast_batch)
@@ -486,6 +524,7 @@ static void ch07_add_matmul(Suite *s)
     tcase_add_test(tc, test_matmul_kernel_of_each_capability);
     tcase_add_test(tc, test_matmul_empty);
     tcase_add_test(tc, test_bmm_against_the_triple_loop);
+    tcase_add_test(tc, test_bmm_size_one_dims_of_any_stride);
     tcase_add_test(tc, test_matmul_broadcast_batch);
     tcase_add_test(tc, test_matmul_same_bits_for_1_and_2_threads);
     tcase_add_test(tc, test_sparse_mm_vectorized);
