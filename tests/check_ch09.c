@@ -22,6 +22,7 @@
 #include "tc.h"
 #include "testing.h"
 
+#include "check_ranks.h"
 #include "check_ch09_pg.h"
 #include "check_ch09_launch.h"
 #include "check_ch09_dtensor.h"

@@ -672,20 +672,6 @@ static int dop_rank_body(void *arg, int rank)
     return failed;
 }
 
-static void dop_launch(int nproc, const dop_job *job)
-{
-    tc_launch_options opts = { .nproc = nproc, .timeout_seconds = 60 };
-    tc_launch_result result;
-
-    ck_assert_int_eq(tc_launch_fn(&opts, dop_rank_body, (void *)job, &result), 0);
-    ck_assert_msg(result.exit_code == 0, "%s", result.summary);
-}
-
-static bool dop_quick(void)
-{
-    return getenv("TC_TEST_QUICK") != NULL;
-}
-
 #define DOP_CASE(o, sa, sb, p0a, p1a, p0b, p1b, w)                              \
     { .op = (o), .shape_a = sa, .shape_b = sb, .pa = { p0a, p1a }, .pb = { p0b, p1b }, \
       .want = (w) }
@@ -718,9 +704,9 @@ START_TEST(test_dops_on_1d_mesh)
     dop_job job4 = { .ndim = 1, .sizes = { 4 }, .cases = dop_cases_1d, .ncases = ncases };
     dop_job job3 = { .ndim = 1, .sizes = { 3 }, .cases = dop_cases_1d, .ncases = ncases };
 
-    dop_launch(4, &job4);
-    if (!dop_quick())
-        dop_launch(3, &job3);
+    ranks_launch(4, dop_rank_body, (void *)&job4);
+    if (!testing_quick())
+        ranks_launch(3, dop_rank_body, (void *)&job3);
 }
 END_TEST
 
@@ -743,7 +729,7 @@ START_TEST(test_dops_on_2d_mesh)
     dop_job job = { .ndim = 2, .sizes = { 2, 2 }, .cases = dop_cases_2d,
                    .ncases = (int)(sizeof dop_cases_2d / sizeof dop_cases_2d[0]) };
 
-    dop_launch(4, &job);
+    ranks_launch(4, dop_rank_body, (void *)&job);
 }
 END_TEST
 

@@ -97,26 +97,6 @@ static void d9_placements_text(char *buf, size_t cap, int n, const tc_placement 
     strncat(buf, ")", cap - strlen(buf) - 1);
 }
 
-static bool d9_quick(void)
-{
-    const char *q = getenv("TC_TEST_QUICK");
-    return q != NULL && strcmp(q, "1") == 0;
-}
-
-static int d9_run(int nproc, int (*body)(void *, int), void *arg)
-{
-    tc_launch_options opts = { .nproc = nproc, .timeout_seconds = 60 };
-    tc_launch_result result;
-
-    if (tc_launch_fn(&opts, body, arg, &result) != 0) {
-        fprintf(stderr, "tc_launch_fn: %s\n", tc_error());
-        return -1;
-    }
-    if (result.exit_code != 0)
-        fprintf(stderr, "%s\n", result.summary);
-    return result.exit_code;
-}
-
 /* ----------------------------------------------------- the chunk rule */
 
 START_TEST(test_dtensor_chunk_rule_examples)
@@ -509,7 +489,7 @@ static int d9_body_meshes(void *arg, int rank)
 
 START_TEST(test_dtensor_meshes_four_ranks)
 {
-    ck_assert_int_eq(d9_run(4, d9_body_meshes, NULL), 0);
+    ranks_launch(4, d9_body_meshes, NULL);
 }
 END_TEST
 
@@ -561,7 +541,7 @@ static int d9_body_distribute(void *arg, int rank)
     tc_pg *world = tc_dist_init();
     tc_device_mesh *mesh;
     int64_t coord[2];
-    size_t nshapes = d9_quick() ? 2 : sizeof d9_shapes / sizeof d9_shapes[0];
+    size_t nshapes = testing_quick() ? 2 : sizeof d9_shapes / sizeof d9_shapes[0];
     size_t nplace = mc->ndim == 1 ? 3 : 6;
 
     d9_rank = rank;
@@ -615,9 +595,9 @@ START_TEST(test_dtensor_distribute_1d)
 {
     d9_mesh_case three = { 1, { 3, 0 } }, four = { 1, { 4, 0 } };
 
-    ck_assert_int_eq(d9_run(3, d9_body_distribute, &three), 0);
-    if (!d9_quick())
-        ck_assert_int_eq(d9_run(4, d9_body_distribute, &four), 0);
+    ranks_launch(3, d9_body_distribute, &three);
+    if (!testing_quick())
+        ranks_launch(4, d9_body_distribute, &four);
 }
 END_TEST
 
@@ -625,7 +605,7 @@ START_TEST(test_dtensor_distribute_2d)
 {
     d9_mesh_case grid = { 2, { 2, 2 } };
 
-    ck_assert_int_eq(d9_run(4, d9_body_distribute, &grid), 0);
+    ranks_launch(4, d9_body_distribute, &grid);
 }
 END_TEST
 
@@ -782,7 +762,7 @@ static int d9_body_redistribute(void *arg, int rank)
     tc_device_mesh *mesh;
     int64_t coord[2];
     size_t nplace = mc->ndim == 1 ? 4 : sizeof d9_placements_2d / sizeof d9_placements_2d[0];
-    size_t nshapes = d9_quick() ? 1 : 3;
+    size_t nshapes = testing_quick() ? 1 : 3;
 
     d9_rank = rank;
     d9_failures = 0;
@@ -796,7 +776,7 @@ static int d9_body_redistribute(void *arg, int rank)
                                                                                : TC_FLOAT32);
         for (size_t i = 0; i < nplace; i++)
             for (size_t j = 0; j < nplace; j++)
-                if (!d9_quick() || mc->ndim == 1 || (i + j) % 3 == 0)
+                if (!testing_quick() || mc->ndim == 1 || (i + j) % 3 == 0)
                         d9_one_redistribute(
                         global, mesh, mc, coord,
                         mc->ndim == 1 ? d9_placements_1d[i] : d9_placements_2d[i],
@@ -812,9 +792,9 @@ START_TEST(test_dtensor_redistribute_1d)
 {
     d9_mesh_case three = { 1, { 3, 0 } }, four = { 1, { 4, 0 } };
 
-    ck_assert_int_eq(d9_run(3, d9_body_redistribute, &three), 0);
-    if (!d9_quick())
-        ck_assert_int_eq(d9_run(4, d9_body_redistribute, &four), 0);
+    ranks_launch(3, d9_body_redistribute, &three);
+    if (!testing_quick())
+        ranks_launch(4, d9_body_redistribute, &four);
 }
 END_TEST
 
@@ -822,7 +802,7 @@ START_TEST(test_dtensor_redistribute_2d)
 {
     d9_mesh_case grid = { 2, { 2, 2 } };
 
-    ck_assert_int_eq(d9_run(4, d9_body_redistribute, &grid), 0);
+    ranks_launch(4, d9_body_redistribute, &grid);
 }
 END_TEST
 
@@ -878,7 +858,7 @@ static int d9_body_plan_by_hand(void *arg, int rank)
 
 START_TEST(test_dtensor_plan_by_hand)
 {
-    ck_assert_int_eq(d9_run(4, d9_body_plan_by_hand, NULL), 0);
+    ranks_launch(4, d9_body_plan_by_hand, NULL);
 }
 END_TEST
 
@@ -928,7 +908,7 @@ static int d9_body_nested(void *arg, int rank)
 
 START_TEST(test_dtensor_nested_sharding_plan)
 {
-    ck_assert_int_eq(d9_run(4, d9_body_nested, NULL), 0);
+    ranks_launch(4, d9_body_nested, NULL);
 }
 END_TEST
 

@@ -342,7 +342,7 @@ START_TEST(test_launch_sigkill_after_grace)
 {
     static const double graces[] = { 0, 0.2 };
     /* TC_TEST_QUICK (the valgrind run): the short grace only */
-    for (int i = getenv("TC_TEST_QUICK") ? 1 : 0; i < 2; i++) {
+    for (int i = testing_quick() ? 1 : 0; i < 2; i++) {
         tc_launch_options opts = la_options(3);
         opts.grace_seconds = graces[i];
         tc_launch_result res;
@@ -395,7 +395,7 @@ START_TEST(test_launch_handlers_not_inherited)
     ck_assert_int_eq(pipe(la_handler_ran), 0);
     fcntl(la_handler_ran[0], F_SETFL, O_NONBLOCK);
     ck_assert_int_eq(sigaction(SIGTERM, &sa, &old), 0);
-    int rounds = getenv("TC_TEST_QUICK") ? 3 : 20;
+    int rounds = testing_quick() ? 3 : 20;
     for (int i = 0; i < rounds; i++) {
         tc_launch_options opts = la_options(8);
         tc_launch_result res;

@@ -12,21 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static bool pg_quick(void)
-{
-    const char *q = getenv("TC_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
-}
-
-/* Launch n ranks running body and assert that they all exited 0. */
-static void pg_launch(int n, int (*body)(void *, int), void *arg)
-{
-    tc_launch_options o = { .nproc = n, .timeout_seconds = 120 };
-    tc_launch_result res;
-    ck_assert_msg(tc_launch_fn(&o, body, arg, &res) == 0, "%s", tc_error());
-    ck_assert_msg(res.exit_code == 0, "%d ranks: %s", n, res.summary);
-}
-
 /* ------------------------------------------------------ inputs and oracle */
 
 /* What rank r holds at element i: values of very different sizes, so
@@ -224,8 +209,8 @@ static int pg_check_all_to_all(tc_pg *w, int64_t count, tc_dtype dtype)
 static int pg_counts(const int64_t **counts)
 {
     static const int64_t full[] = { 0, 1, 10, 5001, 300007 }, quick[] = { 1, 10, 5001 };
-    *counts = pg_quick() ? quick : full;
-    return pg_quick() ? 3 : 5;
+    *counts = testing_quick() ? quick : full;
+    return testing_quick() ? 3 : 5;
 }
 
 static int pg_body_collectives(void *arg, int rank)
@@ -269,20 +254,12 @@ static int pg_body_collectives(void *arg, int rank)
 START_TEST(test_pg_collectives)
 {
     static const int sizes[] = { 1, 2, 3, 4, 8 }, quick[] = { 2, 3 };
-    int n = pg_quick() ? quick[_i % 2] : sizes[_i];
-    pg_launch(n, pg_body_collectives, NULL);
+    int n = testing_quick() ? quick[_i % 2] : sizes[_i];
+    ranks_launch(n, pg_body_collectives, NULL);
 }
 END_TEST
 
 /* ------------------------------------------------------- byte counts */
-
-#define PG_EXPECT(cond)                                                            \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "rank %d: line %d: %s\n", rank, __LINE__, #cond);      \
-            bad++;                                                                 \
-        }                                                                          \
-    } while (0)
 
 /* The counts on 4 ranks, worked out by hand from the rule:
    all_reduce of 10 float32 (S = 40 bytes): torch.chunk cuts 10 elements in
@@ -299,26 +276,26 @@ static int pg_body_counts(void *arg, int rank)
     if (!w)
         return 1;
     tc_tensor *t = tc_ones(TC_SHAPE(10), TC_FLOAT32);
-    PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0);
+    RANK_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0);
     tc_pg_stats st = tc_pg_get_stats(w);
     int64_t ar = rank < 3 ? 64 : 48;
-    PG_EXPECT(st.calls == 1 && st.bytes_sent == ar && st.bytes_received == ar);
+    RANK_EXPECT(st.calls == 1 && st.bytes_sent == ar && st.bytes_received == ar);
     tc_pg_reset_stats(w);
     tc_tensor *in = tc_ones(TC_SHAPE(3), TC_FLOAT64), *out = tc_empty(TC_SHAPE(12), TC_FLOAT64);
-    PG_EXPECT(tc_all_gather(w, out, in) == 0);
+    RANK_EXPECT(tc_all_gather(w, out, in) == 0);
     tc_pg_count_padding(w, 8, 16);
     st = tc_pg_get_stats(w);
-    PG_EXPECT(st.calls == 1 && st.bytes_sent == 64 && st.bytes_received == 56);
-    PG_EXPECT(st.padding_sent == 8 && st.padding_received == 16);
+    RANK_EXPECT(st.calls == 1 && st.bytes_sent == 64 && st.bytes_received == 56);
+    RANK_EXPECT(st.padding_sent == 8 && st.padding_received == 16);
     tc_pg_reset_stats(w);
     tc_tensor *b = tc_zeros(TC_SHAPE(5), TC_INT64);
-    PG_EXPECT(tc_broadcast(w, b, 2) == 0);
-    PG_EXPECT(tc_barrier(w) == 0);
-    PG_EXPECT(tc_pg_print_ordered(w, stderr, "") == 0);
+    RANK_EXPECT(tc_broadcast(w, b, 2) == 0);
+    RANK_EXPECT(tc_barrier(w) == 0);
+    RANK_EXPECT(tc_pg_print_ordered(w, stderr, "") == 0);
     st = tc_pg_get_stats(w);
-    PG_EXPECT(st.calls == 2);
-    PG_EXPECT(st.bytes_sent == (rank == 2 ? 120 : 0));
-    PG_EXPECT(st.bytes_received == (rank == 2 ? 0 : 40));
+    RANK_EXPECT(st.calls == 2);
+    RANK_EXPECT(st.bytes_sent == (rank == 2 ? 120 : 0));
+    RANK_EXPECT(st.bytes_received == (rank == 2 ? 0 : 40));
     tc_release(t);
     tc_release(in);
     tc_release(out);
@@ -329,7 +306,7 @@ static int pg_body_counts(void *arg, int rank)
 
 START_TEST(test_pg_counts)
 {
-    pg_launch(4, pg_body_counts, NULL);
+    ranks_launch(4, pg_body_counts, NULL);
 }
 END_TEST
 
@@ -346,48 +323,48 @@ static int pg_body_groups(void *arg, int rank)
     int bad = 0;
     if (!w)
         return 1;
-    PG_EXPECT(tc_pg_new_group(w, 2, (const int[]){ 0, 2 }, &col0) == 0);
-    PG_EXPECT(tc_pg_new_group(w, 2, (const int[]){ 1, 3 }, &col1) == 0);
-    PG_EXPECT(tc_pg_new_group(w, 4, (const int[]){ 3, 2, 1, 0 }, &rev) == 0);
+    RANK_EXPECT(tc_pg_new_group(w, 2, (const int[]){ 0, 2 }, &col0) == 0);
+    RANK_EXPECT(tc_pg_new_group(w, 2, (const int[]){ 1, 3 }, &col1) == 0);
+    RANK_EXPECT(tc_pg_new_group(w, 4, (const int[]){ 3, 2, 1, 0 }, &rev) == 0);
     tc_pg *col = rank % 2 ? col1 : col0;
-    PG_EXPECT((rank % 2 ? col0 : col1) == NULL);
-    PG_EXPECT(tc_pg_rank(col) == rank / 2 && tc_pg_size(col) == 2);
-    PG_EXPECT(tc_pg_world_rank(col, 1) == rank % 2 + 2 && tc_pg_world_rank(col, 2) == -1);
-    PG_EXPECT(tc_pg_rank(NULL) == -1 && tc_pg_size(NULL) == -1);
-    PG_EXPECT(tc_pg_rank(rev) == 3 - rank);
+    RANK_EXPECT((rank % 2 ? col0 : col1) == NULL);
+    RANK_EXPECT(tc_pg_rank(col) == rank / 2 && tc_pg_size(col) == 2);
+    RANK_EXPECT(tc_pg_world_rank(col, 1) == rank % 2 + 2 && tc_pg_world_rank(col, 2) == -1);
+    RANK_EXPECT(tc_pg_rank(NULL) == -1 && tc_pg_size(NULL) == -1);
+    RANK_EXPECT(tc_pg_rank(rev) == 3 - rank);
     for (int round = 0; round < 3; round++) {
         tc_tensor *t = tc_full(TC_SHAPE(3), rank + 1, TC_INT64);
-        PG_EXPECT(tc_all_reduce(col, t, TC_REDUCE_SUM) == 0);
-        PG_EXPECT(testing_get(t, IDX(2)) == (rank % 2 ? 2 + 4 : 1 + 3));
-        PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0);
-        PG_EXPECT(testing_get(t, IDX(0)) == 4 + 6 + 4 + 6);
+        RANK_EXPECT(tc_all_reduce(col, t, TC_REDUCE_SUM) == 0);
+        RANK_EXPECT(testing_get(t, IDX(2)) == (rank % 2 ? 2 + 4 : 1 + 3));
+        RANK_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0);
+        RANK_EXPECT(testing_get(t, IDX(0)) == 4 + 6 + 4 + 6);
         tc_tensor *g = tc_empty(TC_SHAPE(4), TC_INT64), *one = tc_full(TC_SHAPE(1), rank, TC_INT64);
-        PG_EXPECT(tc_all_gather(rev, g, one) == 0);
-        PG_EXPECT(testing_get(g, IDX(0)) == 3 && testing_get(g, IDX(3)) == 0);
+        RANK_EXPECT(tc_all_gather(rev, g, one) == 0);
+        RANK_EXPECT(testing_get(g, IDX(0)) == 3 && testing_get(g, IDX(3)) == 0);
         tc_release(t);
         tc_release(g);
         tc_release(one);
     }
     tc_pg_stats st = tc_pg_get_stats(col);
-    PG_EXPECT(st.calls == 3 && st.bytes_sent == 3 * 24);   /* chunks of 16 and 8 bytes: (24 - c) + c */
+    RANK_EXPECT(st.calls == 3 && st.bytes_sent == 3 * 24);   /* chunks of 16 and 8 bytes: (24 - c) + c */
     tc_pg_free(col);
     tc_pg *again;
-    PG_EXPECT(tc_pg_new_group(w, 1, (const int[]){ 1 }, &again) == 0);
-    PG_EXPECT((again != NULL) == (rank == 1));
+    RANK_EXPECT(tc_pg_new_group(w, 1, (const int[]){ 1 }, &again) == 0);
+    RANK_EXPECT((again != NULL) == (rank == 1));
     if (again) {
         tc_tensor *t = tc_ones(TC_SHAPE(2), TC_FLOAT32);
-        PG_EXPECT(tc_all_reduce(again, t, TC_REDUCE_SUM) == 0 && testing_get(t, IDX(1)) == 1);
-        PG_EXPECT(tc_pg_get_stats(again).bytes_sent == 0);
+        RANK_EXPECT(tc_all_reduce(again, t, TC_REDUCE_SUM) == 0 && testing_get(t, IDX(1)) == 1);
+        RANK_EXPECT(tc_pg_get_stats(again).bytes_sent == 0);
         tc_release(t);
     }
-    PG_EXPECT(tc_barrier(w) == 0);
+    RANK_EXPECT(tc_barrier(w) == 0);
     tc_dist_finalize();                    /* frees rev and again */
     return bad != 0;
 }
 
 START_TEST(test_pg_groups)
 {
-    pg_launch(4, pg_body_groups, NULL);
+    ranks_launch(4, pg_body_groups, NULL);
 }
 END_TEST
 
@@ -448,14 +425,14 @@ static int pg_body_errors(void *arg, int rank)
     PG_FAILS(tc_pg_new_group(w, 2, (const int[]){ 0, 2 }, &g),
              "The new group's rank should be within the the world_size set by "
              "init_process_group");
-    PG_EXPECT(g == NULL);
+    RANK_EXPECT(g == NULL);
     PG_FAILS(tc_pg_new_group(w, 2, (const int[]){ 1, 1 }, &g),
              "new_group: rank 1 appears twice in ranks");
     PG_FAILS(tc_pg_new_group(w, 0, (const int[]){ 0 }, &g),
              "new_group: ranks must list at least one rank (got 0)");
     /* The group still works, and nothing was counted. */
-    PG_EXPECT(tc_all_reduce(w, f4, TC_REDUCE_SUM) == 0 && testing_get(f4, IDX(3)) == 2);
-    PG_EXPECT(tc_pg_get_stats(w).calls == 1);
+    RANK_EXPECT(tc_all_reduce(w, f4, TC_REDUCE_SUM) == 0 && testing_get(f4, IDX(3)) == 2);
+    RANK_EXPECT(tc_pg_get_stats(w).calls == 1);
     tc_release(f4);
     tc_release(f8);
     tc_release(f5);
@@ -469,18 +446,11 @@ static int pg_body_errors(void *arg, int rank)
 
 START_TEST(test_pg_errors)
 {
-    pg_launch(2, pg_body_errors, NULL);
+    ranks_launch(2, pg_body_errors, NULL);
 }
 END_TEST
 
 /* ------------------------------------------ timeouts and mismatches */
-
-static double pg_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static bool pg_contains(const char *s, const char *part)
 {
@@ -498,19 +468,19 @@ static int pg_body_timeout(void *arg, int rank)
     if (!w)
         return 1;
     tc_pg_set_timeout(w, 1.0);
-    PG_EXPECT(tc_pg_timeout(w) == 1.0);
+    RANK_EXPECT(tc_pg_timeout(w) == 1.0);
     tc_tensor *t = tc_ones(TC_SHAPE(4), TC_FLOAT32);
-    PG_EXPECT(tc_barrier(w) == 0);
+    RANK_EXPECT(tc_barrier(w) == 0);
     if (rank != 2) {
-        double t0 = pg_seconds();
-        PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == -1);
-        double took = pg_seconds() - t0;
-        PG_EXPECT(took >= 0.99 && took < 4.0);
+        double t0 = ranks_seconds();
+        RANK_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == -1);
+        double took = ranks_seconds() - t0;
+        RANK_EXPECT(took >= 0.99 && took < 4.0);
         char want[160];
         snprintf(want, sizeof want, "[Rank %d] Watchdog caught collective operation timeout: "
                  "WorkSHM(SeqNum=2, OpType=ALLREDUCE, Timeout(ms)=1000) ran for ", rank);
-        PG_EXPECT(strncmp(tc_error(), want, strlen(want)) == 0);
-        PG_EXPECT(pg_contains(tc_error(), " milliseconds before timing out. Ranks that did not "
+        RANK_EXPECT(strncmp(tc_error(), want, strlen(want)) == 0);
+        RANK_EXPECT(pg_contains(tc_error(), " milliseconds before timing out. Ranks that did not "
                                           "arrive: 2"));
         PG_FAILS(tc_barrier(w), rank == 0 ? "[Rank 0] barrier: this process group failed in an "
                                             "earlier collective (a timeout or a mismatch between "
@@ -526,7 +496,7 @@ static int pg_body_timeout(void *arg, int rank)
 
 START_TEST(test_pg_timeout)
 {
-    pg_launch(3, pg_body_timeout, NULL);
+    ranks_launch(3, pg_body_timeout, NULL);
 }
 END_TEST
 
@@ -563,7 +533,7 @@ static int pg_body_mismatch(void *arg, int rank)
                               : tc_ones(TC_SHAPE(2, 3), TC_FLOAT64);
     PG_FAILS(which == 0 && rank == 1 ? tc_broadcast(w, t, 0) : tc_all_reduce(w, t, TC_REDUCE_SUM),
              pg_mismatch_texts[which][rank]);
-    PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == -1);
+    RANK_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == -1);
     tc_release(t);
     tc_dist_finalize();
     return bad != 0;
@@ -572,7 +542,7 @@ static int pg_body_mismatch(void *arg, int rank)
 START_TEST(test_pg_mismatch)
 {
     int which = _i;
-    pg_launch(2, pg_body_mismatch, &which);
+    ranks_launch(2, pg_body_mismatch, &which);
 }
 END_TEST
 
@@ -603,7 +573,7 @@ START_TEST(test_pg_print_ordered)
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     close(fd);
-    pg_launch(3, pg_body_print, path);
+    ranks_launch(3, pg_body_print, path);
     FILE *f = fopen(path, "r");
     char buf[256] = "";
     size_t got = fread(buf, 1, sizeof buf - 1, f);
@@ -632,15 +602,15 @@ START_TEST(test_pg_single)
     ck_assert_int_eq(tc_pg_size(w), 1);
     ck_assert(tc_pg_timeout(w) == 1800);
     tc_tensor *t = tc_arange(0., 4., 1.), *out = tc_zeros(TC_SHAPE(4), TC_FLOAT32);
-    PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_AVG) == 0 && testing_get(t, IDX(3)) == 3);
-    PG_EXPECT(tc_all_gather(w, out, t) == 0 && testing_get(out, IDX(2)) == 2);
-    PG_EXPECT(tc_scatter(w, out, t, 0) == 0 && tc_all_to_all(w, out, t) == 0);
-    PG_EXPECT(tc_broadcast(w, t, 0) == 0 && tc_barrier(w) == 0);
+    RANK_EXPECT(tc_all_reduce(w, t, TC_REDUCE_AVG) == 0 && testing_get(t, IDX(3)) == 3);
+    RANK_EXPECT(tc_all_gather(w, out, t) == 0 && testing_get(out, IDX(2)) == 2);
+    RANK_EXPECT(tc_scatter(w, out, t, 0) == 0 && tc_all_to_all(w, out, t) == 0);
+    RANK_EXPECT(tc_broadcast(w, t, 0) == 0 && tc_barrier(w) == 0);
     tc_pg_stats st = tc_pg_get_stats(w);
-    PG_EXPECT(st.calls == 6 && st.bytes_sent == 0 && st.bytes_received == 0);
+    RANK_EXPECT(st.calls == 6 && st.bytes_sent == 0 && st.bytes_received == 0);
     tc_pg *g;
-    PG_EXPECT(tc_pg_new_group(w, 1, (const int[]){ 0 }, &g) == 0 && tc_pg_size(g) == 1);
-    PG_EXPECT(tc_all_reduce(g, t, TC_REDUCE_MAX) == 0);
+    RANK_EXPECT(tc_pg_new_group(w, 1, (const int[]){ 0 }, &g) == 0 && tc_pg_size(g) == 1);
+    RANK_EXPECT(tc_all_reduce(g, t, TC_REDUCE_MAX) == 0);
     ck_assert_int_eq(bad, 0);
     tc_release(t);
     tc_release(out);
@@ -673,7 +643,7 @@ static int pg_shm_names(void)
 START_TEST(test_pg_no_names_left)
 {
     int before = pg_shm_names();
-    pg_launch(4, pg_body_counts, NULL);
+    ranks_launch(4, pg_body_counts, NULL);
     ck_assert_int_eq(pg_shm_names(), before);
 }
 END_TEST
@@ -693,10 +663,10 @@ static int pg_body_named(void *arg, int rank)
         return 1;
     }
     tc_tensor *t = tc_full(TC_SHAPE(2), rank + 1, TC_INT64);
-    PG_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0 && testing_get(t, IDX(1)) == 1 + 2 + 3);
+    RANK_EXPECT(tc_all_reduce(w, t, TC_REDUCE_SUM) == 0 && testing_get(t, IDX(1)) == 1 + 2 + 3);
     char path[160];
     snprintf(path, sizeof path, "/dev/shm/tc-%ld-%s-29511", (long)getuid(), run);
-    PG_EXPECT(access(path, F_OK) != 0);
+    RANK_EXPECT(access(path, F_OK) != 0);
     tc_release(t);
     tc_dist_finalize();
     return bad != 0;
@@ -706,7 +676,7 @@ START_TEST(test_pg_named_rendezvous)
 {
     char run[64];
     snprintf(run, sizeof run, "pgtest%ld", (long)getpid());
-    pg_launch(3, pg_body_named, run);
+    ranks_launch(3, pg_body_named, run);
 }
 END_TEST
 
@@ -740,7 +710,7 @@ static int pg_body_empty(void *arg, int rank)
 
 START_TEST(test_pg_empty_tensors)
 {
-    pg_launch(2, pg_body_empty, NULL);
+    ranks_launch(2, pg_body_empty, NULL);
 }
 END_TEST
 

@@ -19,6 +19,7 @@
 #include "tc.h"
 #include "testing.h"
 
+#include "check_ranks.h"
 #include "check_ch10_random.h"
 #include "check_ch10_nn.h"
 #include "check_ch10_optim.h"

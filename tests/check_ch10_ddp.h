@@ -13,48 +13,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-static bool dt_quick(void)
-{
-    const char *q = getenv("TC_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
-}
-
-/* Launch n ranks running body and assert that they all exited 0. */
-static void dt_launch(int n, int (*body)(void *, int), void *arg)
-{
-    tc_launch_options o = { .nproc = n, .timeout_seconds = 120 };
-    tc_launch_result res;
-    ck_assert_msg(tc_launch_fn(&o, body, arg, &res) == 0, "%s", tc_error());
-    ck_assert_msg(res.exit_code == 0, "%d ranks: %s", n, res.summary);
-}
-
-/* In a rank: count a failed expectation (the rank then exits 1). */
-#define DT_EXPECT(cond)                                                            \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "rank %d: line %d: %s\n", rank, __LINE__, #cond);      \
-            bad++;                                                                 \
-        }                                                                          \
-    } while (0)
-
-/* In a rank: the last call failed with exactly this message. */
-#define DT_MESSAGE(want)                                                           \
-    do {                                                                           \
-        const char *got_ = tc_error();                                             \
-        if (got_ == NULL || strcmp(got_, (want)) != 0) {                           \
-            fprintf(stderr, "rank %d: line %d: message\n  got  %s\n  want %s\n",   \
-                    rank, __LINE__, got_ ? got_ : "(none)", (want));               \
-            bad++;                                                                 \
-        }                                                                          \
-    } while (0)
-
-static double dt_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The world of a process started alone. */
 static tc_pg *dt_world_of_one(void)
 {
@@ -420,22 +378,22 @@ START_TEST(test_ddp_new_errors)
     int rank = 0, bad = 0;
 
     ag_set_requires_grad(dbl, true);
-    DT_EXPECT(tc_ddp_new(NULL, 1, &a, 0) == NULL);
-    DT_MESSAGE("Invalid process group specified");
-    DT_EXPECT(tc_ddp_new(w, -1, &a, 0) == NULL);
-    DT_MESSAGE("DistributedDataParallel: expected an array of n >= 0 parameters, got n = -1");
-    DT_EXPECT(tc_ddp_new(w, 1, &a, -1) == NULL);
-    DT_MESSAGE("DistributedDataParallel: bucket_cap_bytes must be >= 0, got -1");
-    DT_EXPECT(tc_ddp_new(w, 2, (tc_tensor *[]){ a, dbl }, 0) == NULL);
-    DT_MESSAGE("DistributedDataParallel: parameter 1 is torch.float64; this reducer averages "
+    RANK_EXPECT(tc_ddp_new(NULL, 1, &a, 0) == NULL);
+    RANK_MESSAGE("Invalid process group specified");
+    RANK_EXPECT(tc_ddp_new(w, -1, &a, 0) == NULL);
+    RANK_MESSAGE("DistributedDataParallel: expected an array of n >= 0 parameters, got n = -1");
+    RANK_EXPECT(tc_ddp_new(w, 1, &a, -1) == NULL);
+    RANK_MESSAGE("DistributedDataParallel: bucket_cap_bytes must be >= 0, got -1");
+    RANK_EXPECT(tc_ddp_new(w, 2, (tc_tensor *[]){ a, dbl }, 0) == NULL);
+    RANK_MESSAGE("DistributedDataParallel: parameter 1 is torch.float64; this reducer averages "
                "float32 parameters");
-    DT_EXPECT(tc_ddp_new(w, 1, &computed, 0) == NULL);
-    DT_MESSAGE("post accumulate grad hooks cannot be registered on non-leaf tensors");
-    DT_EXPECT(tc_ddp_new(w, 1, &plain, 0) == NULL);
-    DT_MESSAGE("DistributedDataParallel is not needed when a module doesn't have any "
+    RANK_EXPECT(tc_ddp_new(w, 1, &computed, 0) == NULL);
+    RANK_MESSAGE("post accumulate grad hooks cannot be registered on non-leaf tensors");
+    RANK_EXPECT(tc_ddp_new(w, 1, &plain, 0) == NULL);
+    RANK_MESSAGE("DistributedDataParallel is not needed when a module doesn't have any "
                "parameter that requires a gradient.");
-    DT_EXPECT(tc_ddp_new(w, 0, NULL, 0) == NULL);
-    DT_MESSAGE("DistributedDataParallel is not needed when a module doesn't have any "
+    RANK_EXPECT(tc_ddp_new(w, 0, NULL, 0) == NULL);
+    RANK_MESSAGE("DistributedDataParallel is not needed when a module doesn't have any "
                "parameter that requires a gradient.");
     tc_clear_error();
     ck_assert_int_eq(bad, 0);
@@ -541,7 +499,7 @@ static void dt_mlp_flatten(const dt_mlp *m, float *out)
 
 static int dt_steps(void)
 {
-    return dt_quick() ? 3 : DT_STEPS;
+    return testing_quick() ? 3 : DT_STEPS;
 }
 
 static const float dt_lr = 0.5f;
@@ -768,8 +726,8 @@ static int dt_overlap_hook(tc_tensor *leaf, void *context)
 {
     (void)leaf;
     (void)context;
-    double until = dt_seconds() + 30;
-    while (tc_ddp_get_stats(dt_overlap_ddp).comm_seconds == 0 && dt_seconds() < until) {
+    double until = ranks_seconds() + 30;
+    while (tc_ddp_get_stats(dt_overlap_ddp).comm_seconds == 0 && ranks_seconds() < until) {
         struct timespec nap = { 0, 100000 };
         nanosleep(&nap, NULL);
     }
@@ -819,7 +777,7 @@ static int dt_body_mean(void *arg, int rank)
     }
     for (int i = 0; i < 3; i++)           /* rank 0's values everywhere */
         for (int64_t k = 0; k < tc_numel(params[i]); k++)
-            DT_EXPECT(((float *)tc_data_ptr(params[i]))[k] == dt_value(i + 1, k));
+            RANK_EXPECT(((float *)tc_data_ptr(params[i]))[k] == dt_value(i + 1, k));
     dt_overlap_ddp = d;
     if (cap == 0)
         ag_register_post_accumulate_grad_hook(params[0], dt_overlap_hook, NULL);
@@ -831,7 +789,7 @@ static int dt_body_mean(void *arg, int rank)
         tc_tensor *lb = K(ag_sum(K(ag_mul(params[1], consts[1]))));
         tc_tensor *lc = K(ag_mul(params[2], consts[2]));
         tc_tensor *loss = ag_add(K(ag_add(lw, lb)), lc);
-        DT_EXPECT(ag_backward(loss, NULL, false) == 0);
+        RANK_EXPECT(ag_backward(loss, NULL, false) == 0);
         tc_release(loss);
         for (int i = 0, at = 0; i < 3; i++) {
             const float *g = tc_data_ptr(ag_grad(params[i]));
@@ -840,17 +798,17 @@ static int dt_body_mean(void *arg, int rank)
                 for (int r = 0; r < n; r++)
                     got[r] = pass == 0 ? dt_grad_of(r, at) : mean[at] + dt_grad_of(r, at);
                 float want = dt_fold(n, got);
-                DT_EXPECT(memcmp(&g[k], &want, sizeof want) == 0);
+                RANK_EXPECT(memcmp(&g[k], &want, sizeof want) == 0);
                 mean[at] = want;
             }
         }
     }
     tc_ddp_stats st = tc_ddp_get_stats(d);
-    DT_EXPECT(st.passes == 2 && st.buckets_per_pass == (cap == 0 ? 3 : 1));
-    DT_EXPECT(st.bytes_per_pass == 16 * 4);
-    DT_EXPECT(tc_pg_get_stats(world).calls == 2 * st.buckets_per_pass);
-    DT_EXPECT(st.comm_seconds > 0);
-    DT_EXPECT(cap != 0 || dt_overlap_seen == 2);
+    RANK_EXPECT(st.passes == 2 && st.buckets_per_pass == (cap == 0 ? 3 : 1));
+    RANK_EXPECT(st.bytes_per_pass == 16 * 4);
+    RANK_EXPECT(tc_pg_get_stats(world).calls == 2 * st.buckets_per_pass);
+    RANK_EXPECT(st.comm_seconds > 0);
+    RANK_EXPECT(cap != 0 || dt_overlap_seen == 2);
     tc_ddp_free(d);
     for (int i = 0; i < 3; i++) {
         tc_release(params[i]);
@@ -865,7 +823,7 @@ START_TEST(test_ddp_mean_gradient)
     static const int ranks[] = { 2, 3, 4 };
     dt_mean_arg cases[] = { { 25 << 20, false }, { 0, false }, { 0, true } };
     for (int c = 0; c < 3; c++)
-        dt_launch(ranks[_i], dt_body_mean, &cases[c]);
+        ranks_launch(ranks[_i], dt_body_mean, &cases[c]);
 }
 END_TEST
 
@@ -908,12 +866,12 @@ static int dt_body_train(void *arg, int rank)
     tc_tensor *rank0 = tc_empty(TC_SHAPE(dt_mlp_numel()), TC_FLOAT32);
     dt_mlp_flatten(&m, tc_data_ptr(mine));
     memcpy(tc_data_ptr(rank0), tc_data_ptr(mine), (size_t)dt_mlp_numel() * sizeof(float));
-    DT_EXPECT(tc_broadcast(world, rank0, 0) == 0);
-    DT_EXPECT(memcmp(tc_data_ptr(mine), tc_data_ptr(rank0),
+    RANK_EXPECT(tc_broadcast(world, rank0, 0) == 0);
+    RANK_EXPECT(memcmp(tc_data_ptr(mine), tc_data_ptr(rank0),
                      (size_t)dt_mlp_numel() * sizeof(float)) == 0);
     if (rank == 0)
         memcpy(a->out, tc_data_ptr(mine), (size_t)dt_mlp_numel() * sizeof(float));
-    DT_EXPECT(tc_ddp_get_stats(d).passes == dt_steps());
+    RANK_EXPECT(tc_ddp_get_stats(d).passes == dt_steps());
     tc_release(mine);
     tc_release(rank0);
     tc_ddp_free(d);
@@ -949,7 +907,7 @@ START_TEST(test_ddp_ranks_agree)
     static const int ranks[] = { 1, 2, 4 };
     for (int i = 0; i < 3; i++) {
         dt_train_arg a = { shared + i * count };
-        dt_launch(ranks[i], dt_body_train, &a);
+        ranks_launch(ranks[i], dt_body_train, &a);
     }
     float *serial = malloc((size_t)count * sizeof *serial);
     float *alone = malloc((size_t)count * sizeof *alone);
@@ -999,18 +957,18 @@ static int dt_body_comm_error(void *arg, int rank)
     }
     if (rank == 0) {
         tc_tensor *loss = ag_sum(K(ag_mul(p, p)));
-        DT_EXPECT(ag_backward(loss, NULL, false) == -1);
+        RANK_EXPECT(ag_backward(loss, NULL, false) == -1);
         const char *want = "[Rank 0] Watchdog caught collective operation timeout: WorkSHM(SeqNum=";
-        DT_EXPECT(tc_error() && strncmp(tc_error(), want, strlen(want)) == 0);
-        DT_EXPECT(tc_error() && strstr(tc_error(), "OpType=ALLREDUCE") != NULL);
+        RANK_EXPECT(tc_error() && strncmp(tc_error(), want, strlen(want)) == 0);
+        RANK_EXPECT(tc_error() && strstr(tc_error(), "OpType=ALLREDUCE") != NULL);
         tc_release(loss);
         loss = ag_sum(K(ag_mul(p, p)));
-        DT_EXPECT(ag_backward(loss, NULL, false) == -1);
-        DT_MESSAGE("[Rank 0] all_reduce: this process group failed in an earlier collective "
+        RANK_EXPECT(ag_backward(loss, NULL, false) == -1);
+        RANK_MESSAGE("[Rank 0] all_reduce: this process group failed in an earlier collective "
                    "(a timeout or a mismatch between ranks) and refuses every later one");
         tc_release(loss);
         testing_release_kept();
-        DT_EXPECT(tc_ddp_get_stats(d).passes == 0);
+        RANK_EXPECT(tc_ddp_get_stats(d).passes == 0);
     }
     tc_ddp_free(d);
     tc_release(p);
@@ -1020,7 +978,7 @@ static int dt_body_comm_error(void *arg, int rank)
 
 START_TEST(test_ddp_comm_error)
 {
-    dt_launch(2, dt_body_comm_error, NULL);
+    ranks_launch(2, dt_body_comm_error, NULL);
 }
 END_TEST
 
@@ -1040,24 +998,24 @@ static int dt_body_mismatch(void *arg, int rank)
     tc_tensor *wt = rank == 0 ? tc_retain(base) : tc_t(base);   /* a transposed leaf on 1 */
     ag_set_requires_grad(wt, true);
 
-    DT_EXPECT(tc_ddp_new(world, rank == 0 ? 2 : 1, (tc_tensor *[]){ b, w }, 0) == NULL);
-    DT_MESSAGE(rank == 0 ? "DDP expects same model across all ranks, but Rank 0 has 2 params, "
+    RANK_EXPECT(tc_ddp_new(world, rank == 0 ? 2 : 1, (tc_tensor *[]){ b, w }, 0) == NULL);
+    RANK_MESSAGE(rank == 0 ? "DDP expects same model across all ranks, but Rank 0 has 2 params, "
                            "while rank 1 has inconsistent 1 params."
                          : "DDP expects same model across all ranks, but Rank 1 has 1 params, "
                            "while rank 0 has inconsistent 2 params.");
-    DT_EXPECT(tc_ddp_new(world, 2, (tc_tensor *[]){ w, b }, 0) == NULL);
-    DT_MESSAGE(rank == 0 ? "DDP expects same model across all ranks, but params[0] of rank 1 "
+    RANK_EXPECT(tc_ddp_new(world, 2, (tc_tensor *[]){ w, b }, 0) == NULL);
+    RANK_MESSAGE(rank == 0 ? "DDP expects same model across all ranks, but params[0] of rank 1 "
                            "does not match process 0's"
                          : "[1]: params[0] in this process with sizes [3, 3] appears not to "
                            "match sizes of the same param in process 0.");
-    DT_EXPECT(tc_ddp_new(world, 2, (tc_tensor *[]){ b, wt }, 0) == NULL);
-    DT_MESSAGE(rank == 0 ? "DDP expects same model across all ranks, but params[1] of rank 1 "
+    RANK_EXPECT(tc_ddp_new(world, 2, (tc_tensor *[]){ b, wt }, 0) == NULL);
+    RANK_MESSAGE(rank == 0 ? "DDP expects same model across all ranks, but params[1] of rank 1 "
                            "does not match process 0's"
                          : "params[1] in this process with sizes [3, 3] appears not to match "
                            "strides of the same param in process 0.");
     tc_clear_error();
     tc_ddp *d = tc_ddp_new(world, 2, (tc_tensor *[]){ b, base }, 0);
-    DT_EXPECT(d != NULL);
+    RANK_EXPECT(d != NULL);
     tc_ddp_free(d);
     tc_release(w);
     tc_release(b);
@@ -1069,7 +1027,7 @@ static int dt_body_mismatch(void *arg, int rank)
 
 START_TEST(test_ddp_model_mismatch)
 {
-    dt_launch(2, dt_body_mismatch, NULL);
+    ranks_launch(2, dt_body_mismatch, NULL);
 }
 END_TEST
 

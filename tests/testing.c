@@ -2,6 +2,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testing.h"
@@ -103,6 +104,12 @@ int64_t testing_empty_like_strides(int64_t dim, const int64_t *sizes,
 enum { KEEP_MAX = 512 };
 static tc_tensor *kept[KEEP_MAX];
 static int nkept;
+
+bool testing_quick(void)
+{
+    const char *q = getenv("TC_TEST_QUICK");
+    return q != NULL && *q != '\0' && strcmp(q, "0") != 0;
+}
 
 tc_tensor *testing_keep(tc_tensor *t)
 {

@@ -20,6 +20,10 @@ void testing_fails(int line, const char *what, tc_tensor *t, const char *expecte
    reference (the test fails if it cannot be made). */
 tc_tensor *testing_grid(tc_shape shape);
 
+/* TC_TEST_QUICK is set and not "0" (the valgrind run): a long test does
+   fewer rounds, world sizes or shapes. */
+bool testing_quick(void);
+
 /* Sizes, strides or an index, written inline: SIZES(2, 3), IDX(0, 1). */
 #define SIZES(...) ((const int64_t[]){ __VA_ARGS__ })
 #define IDX(...) ((const int64_t[]){ __VA_ARGS__ })
