@@ -10,6 +10,8 @@ viewport) and fails the check on
   * a broken image (an <img> that did not load),
   * a page wider than the window (the page scrolls sideways; code blocks
     and tables must scroll inside themselves instead),
+  * at a desktop width, a table wider than the text (it scrolls inside
+    itself, and its last columns are out of sight),
   * a missing anchor: a link into the book whose file does not exist, or
     whose #fragment names no element of the target page,
   * a console error: console.error(), an uncaught exception, or an error
@@ -63,12 +65,17 @@ PAGE_REPORT = r'''
       }
     }
   }
+  // Tables scroll inside themselves when they are wider than the text;
+  // on a phone that is expected, on a desktop it hides columns.
+  const scrolled = [...document.querySelectorAll('table')]
+    .filter(t => t.scrollWidth > t.clientWidth + 1)
+    .map(t => (t.querySelector('th, td') || t).textContent.trim().slice(0, 40));
   const ids = [...document.querySelectorAll('[id]')].map(e => e.id)
     .concat([...document.querySelectorAll('a[name]')].map(a => a.name));
   const links = [...document.querySelectorAll('a[href]')]
     .map(a => a.href);
   return { badImages, width: wide, viewport: de.clientWidth, culprits,
-           ids, links };
+           scrolled, ids, links };
 })()
 '''
 
@@ -248,6 +255,10 @@ def main(argv):
                                     '(first too wide: %s)' % (
                                         where, rep['width'], rep['viewport'],
                                         ', '.join(rep['culprits'])))
+                if not mobile:
+                    for head in rep['scrolled']:
+                        problems.append('%s: a table is wider than the text and '
+                                        'scrolls (its first cell: %s)' % (where, head))
                 for err in errors_in(browser.events, session):
                     problems.append('%s: %s' % (where, err))
                 ids_of[os.path.normpath(path)] = set(rep['ids'])
