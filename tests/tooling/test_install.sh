@@ -60,7 +60,7 @@ files_are_the_public_ones() {
     for h in tc.h vectorized.h iter.h dispatch.h extension.h; do
         test -f "$prefix/include/tc/$h" || { echo "missing include/tc/$h"; return 1; }
     done
-    for h in autograd_impl.h vec_kernels.h gemm_kernels.h; do
+    for h in autograd_impl.h vec_kernels.h gemm_kernels.h gemm_micro_kernels.h; do
         test ! -e "$prefix/include/tc/$h" || { echo "include/tc/$h installed"; return 1; }
     done
     [ "$(stat -c %a "$prefix/lib/libtc.so")" = 755 ] &&
