@@ -9,7 +9,6 @@
    not arrive, a mismatch between ranks, and what is left behind. */
 #include <dirent.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------ inputs and oracle */
