@@ -149,7 +149,7 @@ libobjs = build/obj/ch$(1)/*.o
 define test_program
 $(1)/ch$(3)/check: $(4)/ch$(3)/.stamp $(call snap,$(3))/suites.h tests/check_main.c \
         tests/testing.c tests/testing.h $(foreach k,$(call upto,$(3)),tests/check_ch$(k).c) \
-        $(wildcard tests/check_ch*.h) tests/testing_graph.h build/.cc
+        $(wildcard tests/check_ch*.h) tests/testing_graph.h tests/testing_special.h build/.cc
 	@mkdir -p $$(@D)
 	$$(CC) $$($(2)) -O0 -Itests -I$(call snap,$(3)) -I$(call snap,$(3))/src tests/check_main.c tests/testing.c \
 	    $(foreach k,$(call upto,$(3)),tests/check_ch$(k).c) $(4)/ch$(3)/*.o \

@@ -3542,6 +3542,62 @@ START_TEST(test_gradcheck_matmul)
 }
 END_TEST
 
+/* Every formula at NaN, the infinities, signed zeros and saturation, in
+   float32 and float64, against PyTorch (testing_special.h; the table is
+   tests/pytorch/special_cases.py's). relu lets a gradient through a NaN,
+   and sigmoid and tanh give +0, not -0, where they saturate. */
+#include "testing_special.h"
+#include "check_ch05_special_cases.h"
+
+static tc_tensor *values_of(tc_tensor *values, tc_tensor *indices)
+{
+    tc_release(indices);
+    return values;
+}
+
+static tc_tensor *ch05_special_apply(const special_case *c, tc_tensor *x, tc_tensor *y)
+{
+    tc_tensor *values = NULL, *indices = NULL;
+
+    switch (c->op) {
+    case SP_NEG: return ag_neg(x);
+    case SP_EXP: return ag_exp(x);
+    case SP_LOG: return ag_log(x);
+    case SP_SQRT: return ag_sqrt(x);
+    case SP_ABS: return ag_abs(x);
+    case SP_RELU: return ag_relu(x);
+    case SP_SIGMOID: return ag_sigmoid(x);
+    case SP_TANH: return ag_tanh(x);
+    case SP_ADD: return ag_add(x, y);
+    case SP_SUB: return ag_sub(x, y);
+    case SP_MUL: return ag_mul(x, y);
+    case SP_DIV: return ag_div(x, y);
+    case SP_POW: return ag_pow(x, y);
+    case SP_POW_SCALAR: return ag_pow_scalar(x, c->number);
+    case SP_NUMBER_POW: return ag_pow_number(c->number, x);
+    case SP_SUM: return ag_sum(x);
+    case SP_MEAN: return ag_mean(x);
+    case SP_MAX: return ag_max(x);
+    case SP_MIN: return ag_min(x);
+    case SP_MAX_DIM:
+        return ag_max_dim(x, (int64_t)c->number, false, &values, &indices) == 0
+                   ? values_of(values, indices) : NULL;
+    case SP_MIN_DIM:
+        return ag_min_dim(x, (int64_t)c->number, false, &values, &indices) == 0
+                   ? values_of(values, indices) : NULL;
+    case SP_MM: return ag_mm(x, y);
+    default: ck_abort_msg("%s: not an operation of chapter 5", c->name);
+    }
+    return NULL;
+}
+
+START_TEST(test_special_values)
+{
+    special_run_all(special_cases, sizeof special_cases / sizeof special_cases[0],
+                    ch05_special_apply);
+}
+END_TEST
+
 static void ch05_add_reductions(Suite *s)
 {
     TCase *tc = testing_tcase("reductions, powers and products", setup, teardown);
@@ -3560,6 +3616,7 @@ static void ch05_add_reductions(Suite *s)
     tcase_add_test(tc, test_sum_backward_twice);
     tcase_add_test(tc, test_gradcheck_reduction_formulas);
     tcase_add_test(tc, test_gradcheck_matmul);
+    tcase_add_test(tc, test_special_values);
     tcase_set_timeout(tc, 120);
 #if CH05_VIEWS
     tcase_add_test(tc, test_views_with_matmul);

@@ -3726,6 +3726,37 @@ START_TEST(test_saved_tensors_modified)
 }
 END_TEST
 
+/* softmax, log_softmax, logsumexp, cross_entropy and masked_fill at NaN
+   and the infinities, in float32 and float64, against PyTorch
+   (testing_special.h; the table is tests/pytorch/special_cases.py's). */
+#include "testing_special.h"
+#include "check_ch06_special_cases.h"
+
+static tc_tensor *ch06_special_apply(const special_case *c, tc_tensor *x, tc_tensor *y)
+{
+    (void)y;
+    switch (c->op) {
+    case SP_SOFTMAX: return ag_softmax(x, (int64_t)c->number);
+    case SP_LOG_SOFTMAX: return ag_log_softmax(x, (int64_t)c->number);
+    case SP_LOGSUMEXP: return ag_logsumexp(x, TC_SHAPE((int64_t)c->number), false);
+    case SP_CROSS_ENTROPY:
+        return ag_cross_entropy(x, testing_int64_tensor(TC_SHAPE(1), (int64_t[]){ (int64_t)c->number }),
+                                NULL, TC_REDUCTION_MEAN, -100, 0.0);
+    case SP_MASKED_FILL:
+        return ag_masked_fill(x, K(tc_from_data(TC_SHAPE(3), TC_BOOL, (bool[]){ true, false, true })),
+                              c->number);
+    default: ck_abort_msg("%s: not an operation of chapter 6", c->name);
+    }
+    return NULL;
+}
+
+START_TEST(test_special_values)
+{
+    special_run_all(special_cases, sizeof special_cases / sizeof special_cases[0],
+                    ch06_special_apply);
+}
+END_TEST
+
 /* The tests the softmax, nll and fused helpers wrote beside their code. */
 #ifdef CH06_SOFTMAX_TESTS
 #include "check_ch06_softmax.h"
@@ -3749,6 +3780,7 @@ Suite *suite_ch06(void)
     tc = testing_tcase("softmax, log_softmax, logsumexp", setup, teardown);
     tcase_add_test(tc, test_softmax_rows);
     tcase_add_test(tc, test_softmax_0d_and_empty);
+    tcase_add_test(tc, test_special_values);
     suite_add_tcase(s, tc);
 
     tc = testing_tcase("loss cases (FACTS b.1-b.9)", setup, teardown);
