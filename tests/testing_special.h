@@ -6,8 +6,8 @@
 
    A case makes one or two leaves of its dtype from the table's values,
    applies its operation (the suite's `apply`), runs backward with every
-   element of the upstream gradient the table's number, and compares each
-   leaf's gradient element by element: a NaN must be a NaN, an infinity or
+   element of the upstream gradient the table's number, and compares the
+   result and each leaf's gradient element by element: a NaN must be a NaN, an infinity or
    a zero the same value with the same sign, and any other number within a
    relative 1e-6 (float32) or 1e-8 (float64). Those tolerances leave room
    for PyTorch's fused multiply-adds (its tanh backward computes
@@ -39,6 +39,8 @@ typedef struct {
     int rows0, cols0;           /* the first leaf's shape; rows 0: a vector */
     int rows1, cols1;           /* the second's, if any */
     const double *x, *y;        /* the leaves' values (y NULL: one leaf) */
+    int out_n;                  /* the result's elements */
+    const double *out;
     double grad;                /* every element of the upstream gradient */
     const double *grad_x, *grad_y;
 } special_case;
@@ -57,20 +59,17 @@ static bool special_same(double got, double want, tc_dtype dtype)
     return fabs(got - want) <= (dtype == TC_FLOAT32 ? 1e-6 : 1e-8) * fabs(want);
 }
 
-static void special_expect_grad(const special_case *c, const char *which, const tc_tensor *leaf,
-                                tc_shape shape, const double *want)
+/* t (what: "out", "x.grad" ...) holds n elements, each special_same as want's. */
+static void special_expect(const special_case *c, const char *what, const tc_tensor *t,
+                           int64_t n, const double *want)
 {
-    tc_tensor *grad = ag_grad(leaf);
-
-    ck_assert_msg(grad != NULL, "%s (%s): %s has no gradient", c->name, tc_dtype_name(c->dtype),
-                  which);
-    ck_assert_msg(tc_numel(grad) == testing_numel(shape), "%s (%s): %s.grad has %lld elements",
-                  c->name, tc_dtype_name(c->dtype), which, (long long)tc_numel(grad));
-    for (int64_t k = 0; k < testing_numel(shape); k++) {
-        double got = testing_element(grad, k);
-        ck_assert_msg(special_same(got, want[k], c->dtype),
-                      "%s (%s): %s.grad[%lld] is %a, PyTorch gives %a", c->name,
-                      tc_dtype_name(c->dtype), which, (long long)k, got, want[k]);
+    ck_assert_msg(t != NULL, "%s (%s): no %s", c->name, tc_dtype_name(c->dtype), what);
+    ck_assert_msg(tc_numel(t) == n, "%s (%s): %s has %lld elements, not %lld", c->name,
+                  tc_dtype_name(c->dtype), what, (long long)tc_numel(t), (long long)n);
+    for (int64_t k = 0; k < n; k++) {
+        double got = testing_element(t, k);
+        ck_assert_msg(special_same(got, want[k], c->dtype), "%s (%s): %s[%lld] is %a, PyTorch gives %a",
+                      c->name, tc_dtype_name(c->dtype), what, (long long)k, got, want[k]);
     }
 }
 
@@ -92,12 +91,13 @@ static void special_run_all(const special_case *cases, size_t n,
             ck_assert_int_eq(ag_set_requires_grad(y, true), 0);
         out = K(apply(c, x, y));
         ck_assert_msg(out != NULL, "%s (%s): %s", c->name, tc_dtype_name(c->dtype), tc_error());
+        special_expect(c, "out", out, c->out_n, c->out);
         grad = K(tc_full(tc_shape_of(out), c->grad, c->dtype));
         ck_assert_msg(ag_backward(out, grad, false) == 0, "%s (%s): backward failed: %s",
                       c->name, tc_dtype_name(c->dtype), tc_error());
-        special_expect_grad(c, "x", x, sx, c->grad_x);
+        special_expect(c, "x.grad", ag_grad(x), testing_numel(sx), c->grad_x);
         if (y != NULL)
-            special_expect_grad(c, "y", y, sy, c->grad_y);
+            special_expect(c, "y.grad", ag_grad(y), testing_numel(sy), c->grad_y);
         testing_release_kept();
     }
 }

@@ -8,11 +8,13 @@ Run with /usr/bin/python3 (torch 1.13):
 Deterministic: fixed inputs. Each case is one operation on one or two
 float32 or float64 leaves, then y.backward(g) with every element of g the
 same number (1, NaN or infinity); the table holds the inputs as the tensor
-holds them (after rounding to the dtype) and the leaves' gradients, all as
+holds them (after rounding to the dtype), the result, and the leaves'
+gradients, all as
 hex floats, so that NaN, infinities and the sign of zero survive.
 
 The sweep that found chapter 5's relu gradient at NaN (PyTorch lets it
-through, the book stopped it) and the -0 of sigmoid and tanh at saturation.
+through, the book stopped it), the -0 of sigmoid and tanh at saturation,
+and chapter 3's relu(-0.), which PyTorch keeps -0.
 """
 import math
 import sys
@@ -107,6 +109,7 @@ def main():
             y = f(*leaves)
             y.backward(torch.full_like(y, g))
             ins = [hexes(l.detach().flatten().tolist()) for l in leaves]
+            outs = y.detach().flatten().tolist()
             grads = [hexes(l.grad.flatten().tolist()) for l in leaves]
             second = len(leaves) == 2
             (r0, c0), (r1, c1) = shape(leaves[0]), shape(leaves[-1])
@@ -115,6 +118,7 @@ def main():
                 f"    {{ \"{name}\", SP_{op.upper()}, {dname}, {num}, {r0}, {c0}, {r1}, {c1},\n"
                 f"      (const double[]){ins[0]},\n"
                 f"      {'(const double[])' + ins[1] if second else 'NULL'},\n"
+                f"      {len(outs)}, (const double[]){hexes(outs)},\n"
                 f"      {hexes([g])[2:-2]},\n"
                 f"      (const double[]){grads[0]},\n"
                 f"      {'(const double[])' + grads[1] if second else 'NULL'} }},")
