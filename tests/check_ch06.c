@@ -3726,8 +3726,8 @@ START_TEST(test_saved_tensors_modified)
 }
 END_TEST
 
-/* softmax, log_softmax, logsumexp, cross_entropy and masked_fill at NaN
-   and the infinities, in float32 and float64, against PyTorch
+/* softmax, log_softmax, logsumexp, cross_entropy (composed and fused) and
+   masked_fill at NaN and the infinities, in float32 and float64, against PyTorch
    (testing_special.h; the table is tests/pytorch/special_cases.py's). */
 #include "testing_special.h"
 #include "check_ch06_special_cases.h"
@@ -3740,8 +3740,16 @@ static tc_tensor *ch06_special_apply(const special_case *c, tc_tensor *x, tc_ten
     case SP_LOG_SOFTMAX: return ag_log_softmax(x, (int64_t)c->number);
     case SP_LOGSUMEXP: return ag_logsumexp(x, TC_SHAPE((int64_t)c->number), false);
     case SP_CROSS_ENTROPY:
-        return ag_cross_entropy(x, testing_int64_tensor(TC_SHAPE(1), (int64_t[]){ (int64_t)c->number }),
-                                NULL, TC_REDUCTION_MEAN, -100, 0.0);
+    case SP_CROSS_ENTROPY_NONE:
+    case SP_CROSS_ENTROPY_FUSED:
+    case SP_CROSS_ENTROPY_FUSED_NONE: {
+        bool fused = c->op == SP_CROSS_ENTROPY_FUSED || c->op == SP_CROSS_ENTROPY_FUSED_NONE;
+        bool none = c->op == SP_CROSS_ENTROPY_NONE || c->op == SP_CROSS_ENTROPY_FUSED_NONE;
+        tc_tensor *target = testing_int64_tensor(TC_SHAPE(1), (int64_t[]){ (int64_t)c->number });
+
+        return (fused ? ag_cross_entropy_fused : ag_cross_entropy)(
+            x, target, NULL, none ? TC_REDUCTION_NONE : TC_REDUCTION_MEAN, -100, 0.0);
+    }
     case SP_MASKED_FILL:
         return ag_masked_fill(x, K(tc_from_data(TC_SHAPE(3), TC_BOOL, (bool[]){ true, false, true })),
                               c->number);

@@ -14,7 +14,8 @@ hex floats, so that NaN, infinities and the sign of zero survive.
 
 The sweep that found chapter 5's relu gradient at NaN (PyTorch lets it
 through, the book stopped it), the -0 of sigmoid and tanh at saturation,
-and chapter 3's relu(-0.), which PyTorch keeps -0.
+chapter 3's relu(-0.), which PyTorch keeps -0., and the fused
+cross-entropy's +0 loss where PyTorch's is -(log p) = -0.
 """
 import math
 import sys
@@ -35,7 +36,7 @@ ROWS = [V, [1.0, INF, INF, -INF], [2.0, 2.0, 1.0], [NAN, 1.0, NAN], [-INF, -INF]
 M = [[NAN, 1.0, 2.0], [3.0, 3.0, -INF], [INF, INF, NAN]]
 SOFT = [[INF, 1.0, 2.0], [-INF, 1.0, 2.0], [-INF, -INF], [NAN, 1.0], [INF, INF]]
 LOGITS = [([INF, 0.0, 1.0], 0), ([-INF, 0.0, 1.0], 1), ([-INF, 0.0, 1.0], 0),
-          ([NAN, 0.0, 1.0], 1)]
+          ([NAN, 0.0, 1.0], 1), ([-INF, 0.0, -INF], 1)]
 
 
 def cases(chapter):
@@ -71,9 +72,15 @@ def cases(chapter):
                         lambda x: torch.log_softmax(x, 0)))
             out.append((f"logsumexp row {k}", "logsumexp", 0, [row], 1.0,
                         lambda x: torch.logsumexp(x, 0)))
+        # Each loss twice: composed (ag_cross_entropy) and fused; PyTorch's
+        # F.cross_entropy is the oracle of both.
         for row, t in LOGITS:
-            out.append((f"cross_entropy {row} target {t}", "cross_entropy", t, [[row]], 1.0,
-                        lambda x, t=t: F.cross_entropy(x, torch.tensor([t]))))
+            for red in ("mean", "none"):
+                for way in ("cross_entropy", "cross_entropy_fused"):
+                    op = way if red == "mean" else way + "_none"
+                    out.append((f"{op} {row} target {t}", op, t, [[row]], 1.0,
+                                lambda x, t=t, red=red: F.cross_entropy(x, torch.tensor([t]),
+                                                                        reduction=red)))
         out.append(("masked_fill nan", "masked_fill", NAN, [[1.0, INF, 2.0]], NAN,
                     lambda x: x.masked_fill(torch.tensor([True, False, True]), NAN)))
     return out
