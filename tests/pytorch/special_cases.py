@@ -1,6 +1,7 @@
-"""special_cases.py: PyTorch 1.13's gradients at special values (NaN, the
-infinities, signed zeros, saturation), printed as the C tables that
-tests/check_ch05_special.h and tests/check_ch06_special.h include.
+"""special_cases.py: PyTorch 1.13's results and gradients at special values
+(NaN, the infinities, signed zeros, saturation), printed as the C tables
+that tests/check_ch05.c and tests/check_ch06.c include and run through
+tests/testing_special.h.
 
 Run with /usr/bin/python3 (torch 1.13):
   /usr/bin/python3 tests/pytorch/special_cases.py 5 > tests/check_ch05_special_cases.h
