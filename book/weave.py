@@ -518,7 +518,10 @@ def c_definitions(code):
         while i < len(code) and depth:
             depth += {'(': 1, ')': -1}.get(code[i], 0)
             i += 1
-        if code[i:].lstrip().startswith('{') and m.group(1) not in C_KEYWORDS:
+        # A name in capitals is a macro's (chapter 7's TILE_NAME, which
+        # the chunk that #defines it indexes), not a function's.
+        if code[i:].lstrip().startswith('{') and m.group(1) not in C_KEYWORDS \
+                and not re.fullmatch(r'[A-Z][A-Z0-9_]*', m.group(1)):
             found.append(m.group(1))
     # Tags: `struct name {` and the like.
     found += re.findall(r'\b(?:struct|union|enum)[ \t]+(\w+)\s*\{', code)

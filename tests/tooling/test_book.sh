@@ -190,6 +190,9 @@ twice(int a)
     return helper(a) /* "not(a, definition)" */ * 2;
 }
 int main(void) { return twice(1); }
+GEMM_TARGET static void TILE_NAME(int k)   /* a macro's name: not a function */
+{
+}
 """
 got = c_definitions(code)
 want = ['TWICE', 'twice', 'main', 'point', 'RED', 'GREEN', 'LIMIT', 'cmp_fn',
