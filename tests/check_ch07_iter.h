@@ -421,6 +421,17 @@ START_TEST(test_iter_output_layout)
                     NULL, 2, 1, 1);
     /* torch.zeros(3,0).t().neg(): (3, 1); (torch.zeros(3,0).t()+1): (1, 0) */
     IT7_OUT_STRIDES(K(tc_transpose(it7_zeros(TC_SHAPE(3, 0), TC_FLOAT32), 0, 1)), NULL, 3, 1);
+    /* A dim an input lacks is broadcast even where the shape has size 1:
+       y=torch.zeros(2,1,1,1).permute(1,3,0,2), shape (1,1,2,1), strides
+       (1,1,1,1); (torch.zeros(3,2,2)/y).stride(): (2, 2, 6, 1), and the
+       other way round, (y+torch.zeros(3,2,2)).stride(): (2, 2, 6, 1) */
+    {
+        tc_tensor *y = K(tc_permute(it7_zeros(TC_SHAPE(2, 1, 1, 1), TC_FLOAT32),
+                                    TC_SHAPE(1, 3, 0, 2)));
+
+        IT7_OUT_STRIDES(it7_zeros(TC_SHAPE(3, 2, 2), TC_FLOAT32), y, 2, 2, 6, 1);
+        IT7_OUT_STRIDES(y, it7_zeros(TC_SHAPE(3, 2, 2), TC_FLOAT32), 2, 2, 6, 1);
+    }
     {
         tc_tensor *storage = it7_zeros(TC_SHAPE(2000), TC_FLOAT32);
         /* a=torch.zeros(2000).as_strided((3,1,4),(4,1000,1)), contiguous:
