@@ -545,20 +545,30 @@ static tc_tensor *binary_case_apply(const char *op, tc_tensor *x, const tc_tenso
     return NULL;
 }
 
-/* v as Python's repr(float(v)) writes it: the shortest digits that read
-   back as v, with ".0" on an integral value. */
+/* v as Python's repr(float(v)) writes it: the fewest digits that read back
+   as v, positional for exponents -4 to 15 (with ".0" if there is no
+   fraction), scientific otherwise ("1e+16", "1.5e-05"). */
 static int binary_case_repr(char *out, size_t size, double v)
 {
     char text[40];
+    int digits, exponent;
 
     if (isnan(v) || isinf(v))
         return snprintf(out, size, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(text, sizeof text, "%.*g", digits, v);
+    if (v == 0)
+        return snprintf(out, size, "%s", signbit(v) ? "-0.0" : "0.0");
+    for (digits = 1; digits < 17; digits++) {
+        snprintf(text, sizeof text, "%.*e", digits - 1, v);
         if (strtod(text, NULL) == v)
             break;
     }
-    return snprintf(out, size, "%s%s", text, strpbrk(text, ".en") == NULL ? ".0" : "");
+    snprintf(text, sizeof text, "%.*e", digits - 1, v);
+    exponent = atoi(strchr(text, 'e') + 1);
+    if (exponent < -4 || exponent >= 16)
+        return snprintf(out, size, "%s", text);
+    if (digits - 1 - exponent > 0)
+        return snprintf(out, size, "%.*f", digits - 1 - exponent, v);
+    return snprintf(out, size, "%.0f.0", v);
 }
 
 /* r as binary_cases.py's answer prints it, or "error: " and the first line. */
@@ -604,6 +614,71 @@ START_TEST(test_binary_cases)
         tc_clear_error();
         ck_assert_msg(strcmp(answer, binary_cases[c][1]) == 0, "%s\n  got      %s\n  PyTorch  %s",
                       binary_cases[c][0], answer, binary_cases[c][1]);
+        testing_release_kept();
+    }
+}
+END_TEST
+
+/* tests/pytorch/reduction_cases.py's table: 1,500 random reductions of
+   operands made as the binary cases make them, with PyTorch's answers. */
+#include "check_ch03_reduction_cases.h"
+
+/* The case's reduction of x; for max and min along a dim, the values then
+   the indices, " | " between them. */
+static void reduction_case_answer(const char *op, const tc_tensor *x, const char *args,
+                                  char *answer, size_t size)
+{
+    int64_t dims[8] = { 0 };
+    int keepdim = 0, ndims = 0;
+    tc_tensor *r = NULL, *values = NULL, *indices = NULL;
+
+    if (strchr(op, '_') != NULL) {
+        ck_assert_int_eq(sscanf(args, " %d", &keepdim), 1);
+        ndims = binary_case_ints(args + strspn(args, " ") + 1, dims, 8);    /* after keepdim */
+    }
+    if (strcmp(op, "max_dim") == 0 || strcmp(op, "min_dim") == 0) {
+        int rc = (op[1] == 'a' ? tc_max_dim : tc_min_dim)(x, dims[0], keepdim, &values, &indices);
+        size_t k;
+
+        binary_case_answer(rc == 0 ? values : NULL, answer, size);
+        if (rc == 0) {
+            k = strlen(answer);
+            k += (size_t)snprintf(answer + k, size - k, " | ");
+            binary_case_answer(indices, answer + k, size - k);
+        }
+        tc_release(values);
+        tc_release(indices);
+        return;
+    }
+    if (strcmp(op, "sum") == 0) r = tc_sum(x);
+    else if (strcmp(op, "mean") == 0) r = tc_mean(x);
+    else if (strcmp(op, "max") == 0) r = tc_max(x);
+    else if (strcmp(op, "min") == 0) r = tc_min(x);
+    else if (strcmp(op, "argmax") == 0) r = tc_argmax(x);
+    else if (strcmp(op, "sum_dims") == 0) r = tc_sum_dims(x, binary_case_shape(dims, ndims), keepdim);
+    else if (strcmp(op, "mean_dims") == 0) r = tc_mean_dims(x, binary_case_shape(dims, ndims), keepdim);
+    else if (strcmp(op, "argmax_dim") == 0) r = tc_argmax_dim(x, dims[0], keepdim);
+    else ck_abort_msg("unknown operation %s", op);
+    binary_case_answer(r, answer, size);
+    tc_release(r);
+}
+
+START_TEST(test_reduction_cases)
+{
+    for (size_t c = 0; c < sizeof reduction_cases / sizeof reduction_cases[0]; c++) {
+        char text[256], answer[4096], op[16];
+        char *bar1, *bar2;
+
+        snprintf(text, sizeof text, "%s", reduction_cases[c][0]);
+        bar1 = strchr(text, '|');
+        bar2 = bar1 == NULL ? NULL : strchr(bar1 + 1, '|');
+        ck_assert_msg(bar2 != NULL, "case %zu", c);
+        *bar1 = *bar2 = '\0';
+        ck_assert_int_eq(sscanf(bar1 + 1, " %15s", op), 1);
+        reduction_case_answer(op, binary_case_operand(text), bar2 + 1, answer, sizeof answer);
+        tc_clear_error();
+        ck_assert_msg(strcmp(answer, reduction_cases[c][1]) == 0, "%s\n  got      %s\n  PyTorch  %s",
+                      reduction_cases[c][0], answer, reduction_cases[c][1]);
         testing_release_kept();
     }
 }
@@ -2694,7 +2769,7 @@ Suite *suite_ch03(void)
          test_null_rule_operators);
     CASE(suite, "type promotion", test_result_type, test_promotion_through_ops);
     CASE(suite, "arithmetic", test_arith_tensors, test_arith_numbers, test_alpha,
-         test_binary_cases);
+         test_binary_cases, test_reduction_cases);
     CASE(suite, "unary operations", test_unary_ops, test_unary_bool, test_unary_strided);
     CASE(suite, "pow", test_pow, test_pow_tensor_negative_exponent, test_pow_bool_exponent);
     CASE(suite, "comparisons", test_comparisons);

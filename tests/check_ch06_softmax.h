@@ -353,6 +353,8 @@ START_TEST(test_sm_errors)
                  "dim 1 appears multiple times in the list of dims");
     EXPECT_FAILS(tc_logsumexp(a, TC_DIMS(0, -2), false),
                  "dim 0 appears multiple times in the list of dims");
+    /* every dim in range before any repeat: torch.logsumexp(torch.ones(2, 3), (0, 0, 5)) */
+    EXPECT_FAILS(tc_logsumexp(a, TC_DIMS(0, 0, 5), false), SM_RANGE("-2", "1", "5"));
     /* torch.logsumexp(torch.tensor(1.5), (0, -1)) */
     EXPECT_FAILS(tc_logsumexp(SM_F64(TC_SCALAR_SHAPE, 1.5), TC_DIMS(0, -1), false),
                  "dim 0 appears multiple times in the list of dims");

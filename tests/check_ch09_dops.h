@@ -279,6 +279,11 @@ START_TEST(test_dops_sum_propagation_errors)
                      "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
     ck_assert_int_eq(tc_propagate_sum(&in, 2, SIZES(0, -2), false, &s), -1);
     ck_assert_str_eq(tc_error(), "dim 0 appears multiple times in the list of dims");
+    /* every dim in range before any repeat: torch.ones(8, 6).sum([0, 0, 5]) */
+    tc_clear_error();
+    ck_assert_int_eq(tc_propagate_sum(&in, 3, SIZES(0, 0, 5), false, &s), -1);
+    ck_assert_str_eq(tc_error(),
+                     "Dimension out of range (expected to be in range of [-2, 1], but got 5)");
     tc_clear_error();
 }
 END_TEST
