@@ -684,6 +684,33 @@ START_TEST(test_reduction_cases)
 }
 END_TEST
 
+/* tests/pytorch/matmul_cases.py's table: 1,000 random matrix products of
+   operands made as the binary cases make them, with PyTorch's answers. */
+#include "check_ch03_matmul_cases.h"
+
+START_TEST(test_matmul_cases)
+{
+    for (size_t c = 0; c < sizeof matmul_cases / sizeof matmul_cases[0]; c++) {
+        char text[256], answer[8192];
+        char *bar1, *bar2;
+        tc_tensor *r;
+
+        snprintf(text, sizeof text, "%s", matmul_cases[c][0]);
+        bar1 = strchr(text, '|');
+        bar2 = bar1 == NULL ? NULL : strchr(bar1 + 1, '|');
+        ck_assert_msg(bar2 != NULL, "case %zu", c);
+        *bar1 = *bar2 = '\0';
+        r = tc_matmul(binary_case_operand(text), binary_case_operand(bar2 + 1));
+        binary_case_answer(r, answer, sizeof answer);
+        tc_release(r);
+        tc_clear_error();
+        ck_assert_msg(strcmp(answer, matmul_cases[c][1]) == 0, "%s\n  got      %s\n  PyTorch  %s",
+                      matmul_cases[c][0], answer, matmul_cases[c][1]);
+        testing_release_kept();
+    }
+}
+END_TEST
+
 START_TEST(test_arith_tensors)
 {
     tc_tensor *a = ch03_grid(S(2, 3)), *c = K(F32(S(2, 1), 1, 2));
@@ -2769,7 +2796,7 @@ Suite *suite_ch03(void)
          test_null_rule_operators);
     CASE(suite, "type promotion", test_result_type, test_promotion_through_ops);
     CASE(suite, "arithmetic", test_arith_tensors, test_arith_numbers, test_alpha,
-         test_binary_cases, test_reduction_cases);
+         test_binary_cases, test_reduction_cases, test_matmul_cases);
     CASE(suite, "unary operations", test_unary_ops, test_unary_bool, test_unary_strided);
     CASE(suite, "pow", test_pow, test_pow_tensor_negative_exponent, test_pow_bool_exponent);
     CASE(suite, "comparisons", test_comparisons);
