@@ -70,6 +70,10 @@ case("probabilities, weight, smoothing 0.2, sum", (3, 5), F32, "p", W5, "sum", s
 case("probabilities, 3-D, none", (2, 4, 3), F64, "p", reduction="none")
 case("probabilities, unbatched, mean", (5,), F32, "p")
 case("float64 probabilities of float32 logits, mean", (3, 5), F32, "p64")
+# The smoothed target is computed in the target's type: float32 here, rounded
+# twice, which float64 logits can tell from a float64 computation.
+case("float32 probabilities of float64 logits, weight, smoothing 0.1, sum", (3, 5), F64, "p32",
+     W5, "sum", smoothing=0.1)
 case("transposed logits, sum", (3, 5), F32, T3, reduction="sum", transposed=True)
 big = torch.tensor([[1000.0, -1000.0, 999.0, 0.0], [-1000.0, -999.0, -1000.0, -998.0],
                     [float("-inf"), 2.0, float("-inf"), 1.0]])
@@ -98,7 +102,7 @@ def main():
         class_dim = 0 if len(shape) == 1 else 1
         probs = isinstance(target, str)
         if probs:
-            t = probabilities(shape, F64 if target == "p64" else dtype, class_dim)
+            t = probabilities(shape, {"p64": F64, "p32": F32}.get(target, dtype), class_dim)
         else:
             t = target
         w = None if weight is None else weight.to(dtype)
@@ -126,7 +130,8 @@ def main():
     print("static const fused_case FUSED_CASES[] = {")
     for k, (name, shape, dtype, target, weight, red, ii, ls, x, transposed) in enumerate(CASES):
         probs = isinstance(target, str)
-        tdtype = "TC_FLOAT64" if target == "p64" or (probs and dtype == F64) else \
+        tdtype = "TC_FLOAT32" if target == "p32" else \
+                 "TC_FLOAT64" if target == "p64" or (probs and dtype == F64) else \
                  ("TC_FLOAT32" if probs else "TC_INT64")
         print('    { "%s", %s, { %d, { %s } }, %s, C%d_X, %s, C%d_T, %s, %s, %d, %r, C%d_LOSS, '
               'C%d_GRAD, %s, %s },'
