@@ -672,6 +672,24 @@ START_TEST(test_coalesce_unsorted)
 }
 END_TEST
 
+START_TEST(test_coalesce_keeps_minus_zero)
+{
+    /* torch.sparse_coo_tensor([[1,0,1,2]], [-0.,2.,-0.,-0.], (3,)).coalesce():
+       values [2., -0., -0.] (signbit False, True, True): a run's first value is
+       copied, the others added, and -0 + -0 is -0; with [-0.,2.,0.,-0.] in float64
+       the run of index 1 is -0 + 0 = 0 */
+    tc_sparse *u = ch04_coo(1, 4, CH04_I64(1, 0, 1, 2), TC_SHAPE(4), TC_FLOAT32,
+                            CH04_F32(-0.0f, 2, -0.0f, -0.0f), CH04_SIZE(3));
+    tc_sparse *v = ch04_coo(1, 4, CH04_I64(1, 0, 1, 2), TC_SHAPE(4), TC_FLOAT64,
+                            CH04_F64(-0.0, 2, 0.0, -0.0), CH04_SIZE(3));
+    tc_sparse *cu = ch04_s(tc_sparse_coalesce(u)), *cv = ch04_s(tc_sparse_coalesce(v));
+
+    ck_assert(!signbit(tc_load(cu->values, 0)) && tc_load(cu->values, 0) == 2);
+    ck_assert(signbit(tc_load(cu->values, 1)) && signbit(tc_load(cu->values, 2)));
+    ck_assert(!signbit(tc_load(cv->values, 1)) && signbit(tc_load(cv->values, 2)));
+}
+END_TEST
+
 START_TEST(test_coalesce_same_object)
 {
     tc_sparse *s = ch04_demo();
@@ -2307,6 +2325,7 @@ Suite *suite_ch04(void)
     tcase_add_test(tc, test_coalesce_sums_duplicates);
     tcase_add_test(tc, test_coalesce_sums_in_order);
     tcase_add_test(tc, test_coalesce_unsorted);
+    tcase_add_test(tc, test_coalesce_keeps_minus_zero);
     tcase_add_test(tc, test_coalesce_same_object);
     tcase_add_test(tc, test_coalesce_empty_uncoalesced);
     tcase_add_test(tc, test_coalesce_no_sparse_dims);
