@@ -666,65 +666,38 @@ END_TEST
    answer to each (sizes, strides, offset and contiguity, or the message). */
 #include "check_ch02_view_cases.h"
 
-/* The integers of a space-separated list ("-": none) into v; their count. */
-static int view_case_ints(const char *text, int64_t *v, int max)
-{
-    int n = 0;
-    char *end;
-
-    for (;;) {
-        while (*text == ' ')
-            text++;
-        if (*text == '\0' || (*text == '-' && (text[1] == ' ' || text[1] == '\0')))
-            break;
-        ck_assert_int_lt(n, max);
-        v[n++] = strtoll(text, &end, 10);
-        ck_assert_ptr_ne(end, text);
-        text = end;
-    }
-    return n;
-}
-
-static tc_shape view_case_shape(const int64_t *v, int n)
-{
-    tc_shape s = { .dim = n };
-
-    memcpy(s.sizes, v, (size_t)n * sizeof *v);
-    return s;
-}
-
 /* The case's tensor: a view of base of the shape given, then the prelude. */
 static tc_tensor *view_case_tensor(const tc_tensor *base, const char *shape, const char *pre)
 {
     int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS], numel = 1;
-    int dim = view_case_ints(shape, sizes, TC_MAX_DIMS);
+    int dim = testing_parse_ints(shape, sizes, TC_MAX_DIMS);
     tc_tensor *t;
 
     for (int i = 0; i < dim; i++)
         numel *= sizes[i];
-    t = K(tc_view(K(tc_narrow(base, 0, 0, numel)), view_case_shape(sizes, dim)));
+    t = K(tc_view(K(tc_narrow(base, 0, 0, numel)), testing_shape_of_sizes(sizes, dim)));
     if (strcmp(pre, "t") == 0)
         return K(tc_transpose(t, 0, dim - 1));
     if (strcmp(pre, "flip") == 0) {
         for (int i = 0; i < dim; i++)
             strides[i] = 2 * t->strides[i];
-        return K(tc_as_strided(t, tc_shape_of(t), view_case_shape(strides, dim), 1));
+        return K(tc_as_strided(t, tc_shape_of(t), testing_shape_of_sizes(strides, dim), 1));
     }
     return t;
 }
 
 static tc_tensor *view_case_apply(const tc_tensor *t, const char *op, const int64_t *a, int n)
 {
-    if (strcmp(op, "view") == 0) return tc_view(t, view_case_shape(a, n));
-    if (strcmp(op, "reshape") == 0) return tc_reshape(t, view_case_shape(a, n));
+    if (strcmp(op, "view") == 0) return tc_view(t, testing_shape_of_sizes(a, n));
+    if (strcmp(op, "reshape") == 0) return tc_reshape(t, testing_shape_of_sizes(a, n));
     if (strcmp(op, "transpose") == 0) return tc_transpose(t, a[0], a[1]);
     if (strcmp(op, "t") == 0) return tc_t(t);
-    if (strcmp(op, "permute") == 0) return tc_permute(t, view_case_shape(a, n));
+    if (strcmp(op, "permute") == 0) return tc_permute(t, testing_shape_of_sizes(a, n));
     if (strcmp(op, "movedim") == 0) return tc_movedim(t, TC_SHAPE(a[0]), TC_SHAPE(a[1]));
     if (strcmp(op, "narrow") == 0) return tc_narrow(t, a[0], a[1], a[2]);
     if (strcmp(op, "select") == 0) return tc_select(t, a[0], a[1]);
     if (strcmp(op, "slice") == 0) return tc_slice(t, a[0], a[1], a[2], a[3]);
-    if (strcmp(op, "expand") == 0) return tc_expand(t, view_case_shape(a, n));
+    if (strcmp(op, "expand") == 0) return tc_expand(t, testing_shape_of_sizes(a, n));
     if (strcmp(op, "squeeze") == 0) return tc_squeeze(t);
     if (strcmp(op, "squeeze_dim") == 0) return tc_squeeze_dim(t, a[0]);
     if (strcmp(op, "unsqueeze") == 0) return tc_unsqueeze(t, a[0]);
@@ -732,8 +705,8 @@ static tc_tensor *view_case_apply(const tc_tensor *t, const char *op, const int6
     if (strcmp(op, "diagonal") == 0) return tc_diagonal(t, a[0], a[1], a[2]);
     if (strcmp(op, "unfold") == 0) return tc_unfold(t, a[0], a[1], a[2]);
     if (strcmp(op, "as_strided") == 0)    /* k, k sizes, the strides, the offset */
-        return tc_as_strided(t, view_case_shape(a + 1, (int)a[0]),
-                             view_case_shape(a + 1 + a[0], n - 2 - (int)a[0]), a[n - 1]);
+        return tc_as_strided(t, testing_shape_of_sizes(a + 1, (int)a[0]),
+                             testing_shape_of_sizes(a + 1 + a[0], n - 2 - (int)a[0]), a[n - 1]);
     ck_abort_msg("unknown operation %s", op);
     return NULL;
 }
@@ -761,21 +734,17 @@ START_TEST(test_view_cases)
     tc_tensor *base = K(tc_zeros(S(2048), TC_FLOAT32));
 
     for (size_t c = 0; c < sizeof view_cases / sizeof view_cases[0]; c++) {
-        char text[256], answer[1024], shape[64], pre[16], op[16];
-        const char *bar1, *bar2;
+        char text[256], answer[1024], pre[16], op[16], *middle, *last;
         int64_t args[32];
         int n, used = 0;
         tc_tensor *r;
 
         snprintf(text, sizeof text, "%s", view_cases[c][0]);
-        bar1 = strchr(text, '|');
-        bar2 = bar1 == NULL ? NULL : strchr(bar1 + 1, '|');
-        ck_assert_msg(bar2 != NULL && (size_t)(bar1 - text) < sizeof shape, "case %zu", c);
-        snprintf(shape, sizeof shape, "%.*s", (int)(bar1 - text), text);
-        ck_assert_int_eq(sscanf(bar1 + 1, " %15s", pre), 1);
-        ck_assert_int_eq(sscanf(bar2 + 1, " %15s %n", op, &used), 1);
-        n = view_case_ints(bar2 + 1 + used, args, 32);
-        r = view_case_apply(view_case_tensor(base, shape, pre), op, args, n);
+        ck_assert_msg(testing_case_parts(text, &middle, &last), "case %zu", c);
+        ck_assert_int_eq(sscanf(middle, " %15s", pre), 1);
+        ck_assert_int_eq(sscanf(last, " %15s %n", op, &used), 1);
+        n = testing_parse_ints(last + used, args, 32);
+        r = view_case_apply(view_case_tensor(base, text, pre), op, args, n);
         view_case_answer(r, answer, sizeof answer);
         tc_release(r);
         tc_clear_error();

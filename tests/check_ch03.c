@@ -449,33 +449,6 @@ END_TEST
    or the message. */
 #include "check_ch03_binary_cases.h"
 
-/* The integers of a space-separated list ("-": none) into v; their count. */
-static int binary_case_ints(const char *text, int64_t *v, int max)
-{
-    int n = 0;
-    char *end;
-
-    for (;;) {
-        while (*text == ' ')
-            text++;
-        if (*text == '\0' || *text == '/' || (*text == '-' && (text[1] == ' ' || text[1] == '\0')))
-            break;
-        ck_assert_int_lt(n, max);
-        v[n++] = strtoll(text, &end, 10);
-        ck_assert_ptr_ne(end, text);
-        text = end;
-    }
-    return n;
-}
-
-static tc_shape binary_case_shape(const int64_t *v, int n)
-{
-    tc_shape s = { .dim = n };
-
-    memcpy(s.sizes, v, (size_t)n * sizeof *v);
-    return s;
-}
-
 /* An operand from its text, "dtype kind base-sizes / extra" (see
    binary_cases.py's build): elements (i % 7) - 3, or i odd for bool. */
 static tc_tensor *binary_case_operand(const char *text)
@@ -490,11 +463,11 @@ static tc_tensor *binary_case_operand(const char *text)
 
     ck_assert_int_eq(sscanf(text, " %c %c", &code, &kind), 2);
     ck_assert(slash != NULL && strchr(codes, code) != NULL);
-    dim = binary_case_ints(strchr(text, kind) + 1, sizes, TC_MAX_DIMS);
-    nextra = binary_case_ints(slash + 1, extra, TC_MAX_DIMS);
+    dim = testing_parse_ints(strchr(text, kind) + 1, sizes, TC_MAX_DIMS);
+    nextra = testing_parse_ints(slash + 1, extra, TC_MAX_DIMS);
     for (int i = 0; i < dim; i++)
         numel *= sizes[i];
-    base = K(tc_empty(binary_case_shape(sizes, dim), dtypes[strchr(codes, code) - codes]));
+    base = K(tc_empty(testing_shape_of_sizes(sizes, dim), dtypes[strchr(codes, code) - codes]));
     for (int64_t i = 0; i < numel; i++) {
         if (code == 'l')
             tc_store_int64(base, i, i % 7 - 3);
@@ -502,9 +475,9 @@ static tc_tensor *binary_case_operand(const char *text)
             tc_store(base, i, code == 'b' ? (double)(i % 2) : (double)(i % 7 - 3));
     }
     if (kind == 'p')
-        return K(tc_permute(base, binary_case_shape(extra, nextra)));
+        return K(tc_permute(base, testing_shape_of_sizes(extra, nextra)));
     if (kind == 'e')
-        return K(tc_expand(base, binary_case_shape(extra, nextra)));
+        return K(tc_expand(base, testing_shape_of_sizes(extra, nextra)));
     if (kind == 's')
         return K(tc_slice(base, dim - 1, 0, TC_END, 2));
     return base;
@@ -596,18 +569,14 @@ static void binary_case_answer(const tc_tensor *r, char *out, size_t size)
 START_TEST(test_binary_cases)
 {
     for (size_t c = 0; c < sizeof binary_cases / sizeof binary_cases[0]; c++) {
-        char text[256], answer[2048], op[16];
-        char *bar1, *bar2;
+        char text[256], answer[2048], op[16], *middle, *last;
         tc_tensor *x, *y, *r;
 
         snprintf(text, sizeof text, "%s", binary_cases[c][0]);
-        bar1 = strchr(text, '|');
-        bar2 = bar1 == NULL ? NULL : strchr(bar1 + 1, '|');
-        ck_assert_msg(bar2 != NULL, "case %zu", c);
-        *bar1 = *bar2 = '\0';
-        ck_assert_int_eq(sscanf(bar1 + 1, " %15s", op), 1);
+        ck_assert_msg(testing_case_parts(text, &middle, &last), "case %zu", c);
+        ck_assert_int_eq(sscanf(middle, " %15s", op), 1);
         x = binary_case_operand(text);
-        y = binary_case_second(bar2 + 1);
+        y = binary_case_second(last);
         r = binary_case_apply(op, x, y);
         binary_case_answer(r, answer, sizeof answer);
         tc_release(r);
@@ -634,7 +603,7 @@ static void reduction_case_answer(const char *op, const tc_tensor *x, const char
 
     if (strchr(op, '_') != NULL) {
         ck_assert_int_eq(sscanf(args, " %d", &keepdim), 1);
-        ndims = binary_case_ints(args + strspn(args, " ") + 1, dims, 8);    /* after keepdim */
+        ndims = testing_parse_ints(args + strspn(args, " ") + 1, dims, 8);    /* after keepdim */
     }
     if (strcmp(op, "max_dim") == 0 || strcmp(op, "min_dim") == 0) {
         int rc = (op[1] == 'a' ? tc_max_dim : tc_min_dim)(x, dims[0], keepdim, &values, &indices);
@@ -655,8 +624,8 @@ static void reduction_case_answer(const char *op, const tc_tensor *x, const char
     else if (strcmp(op, "max") == 0) r = tc_max(x);
     else if (strcmp(op, "min") == 0) r = tc_min(x);
     else if (strcmp(op, "argmax") == 0) r = tc_argmax(x);
-    else if (strcmp(op, "sum_dims") == 0) r = tc_sum_dims(x, binary_case_shape(dims, ndims), keepdim);
-    else if (strcmp(op, "mean_dims") == 0) r = tc_mean_dims(x, binary_case_shape(dims, ndims), keepdim);
+    else if (strcmp(op, "sum_dims") == 0) r = tc_sum_dims(x, testing_shape_of_sizes(dims, ndims), keepdim);
+    else if (strcmp(op, "mean_dims") == 0) r = tc_mean_dims(x, testing_shape_of_sizes(dims, ndims), keepdim);
     else if (strcmp(op, "argmax_dim") == 0) r = tc_argmax_dim(x, dims[0], keepdim);
     else ck_abort_msg("unknown operation %s", op);
     binary_case_answer(r, answer, size);
@@ -666,16 +635,12 @@ static void reduction_case_answer(const char *op, const tc_tensor *x, const char
 START_TEST(test_reduction_cases)
 {
     for (size_t c = 0; c < sizeof reduction_cases / sizeof reduction_cases[0]; c++) {
-        char text[256], answer[4096], op[16];
-        char *bar1, *bar2;
+        char text[256], answer[4096], op[16], *middle, *last;
 
         snprintf(text, sizeof text, "%s", reduction_cases[c][0]);
-        bar1 = strchr(text, '|');
-        bar2 = bar1 == NULL ? NULL : strchr(bar1 + 1, '|');
-        ck_assert_msg(bar2 != NULL, "case %zu", c);
-        *bar1 = *bar2 = '\0';
-        ck_assert_int_eq(sscanf(bar1 + 1, " %15s", op), 1);
-        reduction_case_answer(op, binary_case_operand(text), bar2 + 1, answer, sizeof answer);
+        ck_assert_msg(testing_case_parts(text, &middle, &last), "case %zu", c);
+        ck_assert_int_eq(sscanf(middle, " %15s", op), 1);
+        reduction_case_answer(op, binary_case_operand(text), last, answer, sizeof answer);
         tc_clear_error();
         ck_assert_msg(strcmp(answer, reduction_cases[c][1]) == 0, "%s\n  got      %s\n  PyTorch  %s",
                       reduction_cases[c][0], answer, reduction_cases[c][1]);
@@ -691,16 +656,12 @@ END_TEST
 START_TEST(test_matmul_cases)
 {
     for (size_t c = 0; c < sizeof matmul_cases / sizeof matmul_cases[0]; c++) {
-        char text[256], answer[8192];
-        char *bar1, *bar2;
+        char text[256], answer[8192], *middle, *last;
         tc_tensor *r;
 
         snprintf(text, sizeof text, "%s", matmul_cases[c][0]);
-        bar1 = strchr(text, '|');
-        bar2 = bar1 == NULL ? NULL : strchr(bar1 + 1, '|');
-        ck_assert_msg(bar2 != NULL, "case %zu", c);
-        *bar1 = *bar2 = '\0';
-        r = tc_matmul(binary_case_operand(text), binary_case_operand(bar2 + 1));
+        ck_assert_msg(testing_case_parts(text, &middle, &last), "case %zu", c);
+        r = tc_matmul(binary_case_operand(text), binary_case_operand(last));
         binary_case_answer(r, answer, sizeof answer);
         tc_release(r);
         tc_clear_error();

@@ -243,3 +243,43 @@ void testing_expect_tensor(int line, const char *what, const tc_tensor *t, tc_dt
                       (long long)d, (long long)t->sizes[d], (long long)shape.sizes[d]);
     testing_expect_values(line, what, t, testing_numel(shape), values, tol);
 }
+
+/* ------------------------------------------ the cases tables of tests/pytorch/ */
+
+int testing_parse_ints(const char *text, int64_t *v, int max)
+{
+    int n = 0;
+    char *end;
+
+    for (;;) {
+        while (*text == ' ')
+            text++;
+        if (*text == '\0' || *text == '/' || (*text == '-' && (text[1] == ' ' || text[1] == '\0')))
+            break;
+        ck_assert_int_lt(n, max);
+        v[n++] = strtoll(text, &end, 10);
+        ck_assert_ptr_ne(end, text);
+        text = end;
+    }
+    return n;
+}
+
+tc_shape testing_shape_of_sizes(const int64_t *sizes, int n)
+{
+    tc_shape s = { .dim = n };
+
+    memcpy(s.sizes, sizes, (size_t)n * sizeof *sizes);
+    return s;
+}
+
+bool testing_case_parts(char *text, char **middle, char **last)
+{
+    char *bar1 = strchr(text, '|'), *bar2 = bar1 == NULL ? NULL : strchr(bar1 + 1, '|');
+
+    if (bar2 == NULL)
+        return false;
+    *bar1 = *bar2 = '\0';
+    *middle = bar1 + 1;
+    *last = bar2 + 1;
+    return true;
+}

@@ -127,4 +127,18 @@ void testing_expect_values(int line, const char *what, const tc_tensor *t, int64
 void testing_expect_tensor(int line, const char *what, const tc_tensor *t, tc_dtype dtype,
                            tc_shape shape, const double *values, testing_tol tol);
 
+/* ------------------------------------------ the cases tables of tests/pytorch/ */
+
+/* The integers of a space-separated list into v (at most max of them),
+   stopping at the end, at a '/', or at a "-" standing alone (the tables'
+   empty list); their count. */
+int testing_parse_ints(const char *text, int64_t *v, int max);
+
+/* The shape of n sizes. */
+tc_shape testing_shape_of_sizes(const int64_t *sizes, int n);
+
+/* A case's text split in place at its two bars ("a | b | c") into three
+   parts; false if it has fewer bars. */
+bool testing_case_parts(char *text, char **middle, char **last);
+
 #endif

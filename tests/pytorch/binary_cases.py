@@ -93,6 +93,16 @@ def answer(r):
                               " " + values if values else ""))
 
 
+def print_table(comment, name, rows):
+    """rows, pairs of a case's text and its answer, as the C array `name`
+    of string pairs under `comment` (the table generators share it)."""
+    print(comment)
+    print("static const char *const %s[][2] = {" % name)
+    for case, out in rows:
+        print('    { "%s",\n      "%s" },' % (case, out.replace("\\", "\\\\").replace('"', '\\"')))
+    print("};")
+
+
 def main():
     random.seed(3)
     rows = []
@@ -116,15 +126,12 @@ def main():
         except Exception as e:
             out = "error: " + str(e).splitlines()[0]
         rows.append(("%s | %s | %s" % (spec_text(da, a), op, b_text), out))
-    print("/* check_ch03_binary_cases.h: PyTorch %s's answers to random binary" % torch.__version__)
-    print("   operations: the case (first operand | operation | second operand or")
-    print("   number) and the result's dtype, shape, strides and values, or the")
-    print("   first line of the error. Generated, do not edit:")
-    print("     /usr/bin/python3 tests/pytorch/binary_cases.py > tests/check_ch03_binary_cases.h */")
-    print("static const char *const binary_cases[][2] = {")
-    for case, out in rows:
-        print('    { "%s",\n      "%s" },' % (case, out.replace("\\", "\\\\").replace('"', '\\"')))
-    print("};")
+    print_table("/* check_ch03_binary_cases.h: PyTorch %s's answers to random binary\n"
+                "   operations: the case (first operand | operation | second operand or\n"
+                "   number) and the result's dtype, shape, strides and values, or the\n"
+                "   first line of the error. Generated, do not edit:\n"
+                "     /usr/bin/python3 tests/pytorch/binary_cases.py > tests/check_ch03_binary_cases.h */"
+                % torch.__version__, "binary_cases", rows)
 
 
 if __name__ == "__main__":

@@ -58,16 +58,12 @@ def main():
         except Exception as e:
             out = "error: " + str(e).splitlines()[0]
         rows.append(("%s | matmul | %s" % (bc.spec_text(da, a), bc.spec_text(db, b)), out))
-    print("/* check_ch03_matmul_cases.h: PyTorch %s's answers to random matrix" % torch.__version__)
-    print("   products: the case (first operand | matmul | second operand) and the")
-    print("   result's dtype, shape, strides and values, or the first line of the")
-    print("   error. Generated, do not edit:")
-    print("     /usr/bin/python3 tests/pytorch/matmul_cases.py > tests/check_ch03_matmul_cases.h */")
-    print("static const char *const matmul_cases[][2] = {")
-    for case, out in rows:
-        print('    { "%s",\n      "%s" },' % (case, out.replace("\\", "\\\\").replace('"', '\\"')))
-    print("};")
-
+    bc.print_table("/* check_ch03_matmul_cases.h: PyTorch %s's answers to random matrix\n"
+                   "   products: the case (first operand | matmul | second operand) and the\n"
+                   "   result's dtype, shape, strides and values, or the first line of the\n"
+                   "   error. Generated, do not edit:\n"
+                   "     /usr/bin/python3 tests/pytorch/matmul_cases.py > tests/check_ch03_matmul_cases.h */"
+                   % torch.__version__, "matmul_cases", rows)
 
 if __name__ == "__main__":
     main()

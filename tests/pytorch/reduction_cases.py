@@ -63,17 +63,13 @@ def main():
         except Exception as e:
             out = "error: " + str(e).splitlines()[0]
         rows.append(("%s | %s | %s" % (bc.spec_text(dtype, spec), op, args), out))
-    print("/* check_ch03_reduction_cases.h: PyTorch %s's answers to random" % torch.__version__)
-    print("   reductions: the case (operand | operation | keepdim and dims) and the")
-    print("   result's dtype, shape, strides and values (max and min along a dim: then")
-    print("   the indices), or the first line of the error. Generated, do not edit:")
-    print("     /usr/bin/python3 tests/pytorch/reduction_cases.py \\")
-    print("         > tests/check_ch03_reduction_cases.h */")
-    print("static const char *const reduction_cases[][2] = {")
-    for case, out in rows:
-        print('    { "%s",\n      "%s" },' % (case, out.replace("\\", "\\\\").replace('"', '\\"')))
-    print("};")
-
+    bc.print_table("/* check_ch03_reduction_cases.h: PyTorch %s's answers to random\n"
+                   "   reductions: the case (operand | operation | keepdim and dims) and the\n"
+                   "   result's dtype, shape, strides and values (max and min along a dim: then\n"
+                   "   the indices), or the first line of the error. Generated, do not edit:\n"
+                   "     /usr/bin/python3 tests/pytorch/reduction_cases.py \\\n"
+                   "         > tests/check_ch03_reduction_cases.h */" % torch.__version__,
+                   "reduction_cases", rows)
 
 if __name__ == "__main__":
     main()

@@ -1,7 +1,7 @@
 """view_cases.py: PyTorch 1.13's answers to random view operations, printed
 as the C table that tests/check_ch02.c replays (test_view_cases).
 
-Run with /usr/bin/python3 (torch 1.13):
+Run with /usr/bin/python3 (torch 1.13), from the repository's root:
   /usr/bin/python3 tests/pytorch/view_cases.py > tests/check_ch02_view_cases.h
 Deterministic (random.seed(2)): each case makes a float32 tensor of a random
 shape (0 to 4 dims, sizes 0 to 4) over one storage of 2048 elements,
@@ -19,9 +19,14 @@ along a dim it lacks, which has no Python indexing form. The sweep behind
 this table found one difference in 12,000 cases: tc_slice checked the
 step before the dim (Python's indexing counts the indices first).
 """
+import os
 import random
+import sys
 
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import binary_cases as bc    # noqa: E402  (the table printer)
 
 OPS = ["view", "reshape", "transpose", "t", "permute", "movedim", "narrow", "select",
        "slice", "expand", "squeeze", "squeeze_dim", "unsqueeze", "flatten", "diagonal",
@@ -169,16 +174,12 @@ def main():
         except Exception as e:
             out = "error: " + str(e).splitlines()[0]
         rows.append((case_text(shape, pre, op, args), out))
-    print("/* check_ch02_view_cases.h: PyTorch %s's answers to random view" % torch.__version__)
-    print("   operations: the case (shape | prelude | operation and arguments) and")
-    print("   the result's sizes, strides, storage offset and contiguity, or the")
-    print("   first line of the error. Generated, do not edit:")
-    print("     /usr/bin/python3 tests/pytorch/view_cases.py > tests/check_ch02_view_cases.h */")
-    print("static const char *const view_cases[][2] = {")
-    for c, o in rows:
-        print('    { "%s",\n      "%s" },' % (c, o.replace("\\", "\\\\").replace('"', '\\"')))
-    print("};")
-
+    bc.print_table("/* check_ch02_view_cases.h: PyTorch %s's answers to random view\n"
+                   "   operations: the case (shape | prelude | operation and arguments) and\n"
+                   "   the result's sizes, strides, storage offset and contiguity, or the\n"
+                   "   first line of the error. Generated, do not edit:\n"
+                   "     /usr/bin/python3 tests/pytorch/view_cases.py > tests/check_ch02_view_cases.h */"
+                   % torch.__version__, "view_cases", rows)
 
 if __name__ == "__main__":
     main()
